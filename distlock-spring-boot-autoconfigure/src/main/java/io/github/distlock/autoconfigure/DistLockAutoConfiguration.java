@@ -1,0 +1,85 @@
+package io.github.distlock.autoconfigure;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.distlock.LockLostListener;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.interceptor.LockAdvisor;
+import io.github.distlock.interceptor.LockAspectSupport;
+import io.github.distlock.interceptor.LockDefaults;
+import io.github.distlock.interceptor.LockDefinitionValidator;
+import io.github.distlock.interceptor.LockInterceptor;
+import io.github.distlock.interceptor.LockKeyEvaluator;
+import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * Auto-configuration of {@code @DistributedLock}: the Redis lock engine and the advice that applies it.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(RedissonClient.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistLockProperties.class)
+@Import({ DistLockRedissonConfiguration.class, LockProxyRegistrar.class })
+public final class DistLockAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(LockEngine.class)
+	RedisLockEngine distLockEngine(ObjectProvider<RedissonClient> redissonClient, DistLockProperties properties,
+			ObjectProvider<LockLostListener> listeners) {
+		RedissonClient client = redissonClient.getIfUnique();
+		if (client == null) {
+			throw new IllegalStateException("distlock needs a Redis connection: set spring.data.redis.host and "
+					+ "spring.data.redis.port, point distlock.redis.config at a Redisson YAML file, or define one "
+					+ "RedissonClient bean");
+		}
+		return new RedisLockEngine(client, properties.getKeyPrefix(), null, (lost) -> notifyAll(listeners, lost));
+	}
+
+	private static void notifyAll(ObjectProvider<LockLostListener> listeners, LostLock lost) {
+		listeners.orderedStream().forEach((listener) -> listener.onLockLost(lost));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockOperationSource lockOperationSource(ObjectProvider<DistLockProperties> properties,
+			ConfigurableBeanFactory beanFactory) {
+		DistLockProperties settings = properties.getObject();
+		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease());
+		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
+			ObjectProvider<LockEngine> engine, ObjectProvider<DistLockProperties> properties, BeanFactory beanFactory) {
+		LockOperationSource source = operations.getObject();
+		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
+				SingletonSupplier.of(engine::getObject));
+		return new LockAdvisor(source, new LockInterceptor(support), properties.getObject().getAop().getOrder());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static LockDefinitionValidator lockDefinitionValidator(ObjectProvider<LockOperationSource> operations) {
+		return new LockDefinitionValidator(SingletonSupplier.of(operations::getObject));
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.util.ClassUtils;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.interceptor.HeldLocks.HeldLock;
+
+/**
+ * Runs a locked method: evaluates its key, enters an already held lock or acquires it, and releases it when the
+ * outermost call for that lock is done (or when the transaction that call joined completes).
+ * <p>
+ * Knows nothing of AOP: {@link LockInterceptor} adapts it to method interception.
+ */
+public class LockAspectSupport {
+
+	private static final Log logger = LogFactory.getLog(LockAspectSupport.class);
+
+	private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+			"org.springframework.transaction.support.TransactionSynchronizationManager",
+			LockAspectSupport.class.getClassLoader());
+
+	private final LockOperationSource operations;
+
+	private final LockKeyEvaluator keys;
+
+	private final Supplier<LockEngine> engine;
+
+	private final TransactionBoundRelease transactionBoundRelease;
+
+	/**
+	 * @param engine supplies the engine on first use, so creating the interceptor does not connect to the store
+	 */
+	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine) {
+		this.operations = operations;
+		this.keys = keys;
+		this.engine = engine;
+		this.transactionBoundRelease = TRANSACTIONS_PRESENT ? new TransactionBoundRelease() : null;
+	}
+
+	/** The locked work itself: the rest of the interceptor chain. */
+	@FunctionalInterface
+	public interface Invocation {
+
+		Object proceed() throws Throwable;
+
+	}
+
+	public Object invoke(Method method, Object target, Object[] args, Class<?> targetClass, Invocation invocation)
+			throws Throwable {
+		LockOperation operation = this.operations.getOperation(method, targetClass);
+		if (operation == null) {
+			return invocation.proceed();
+		}
+		String key = this.keys.evaluate(operation, target, args);
+		HeldLocks heldLocks = HeldLocks.current();
+		HeldLock held = heldLocks.find(operation.name(), key);
+		if (held == null) {
+			held = heldLocks.add(acquire(operation, key));
+		}
+		heldLocks.enter(held);
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			if (heldLocks.exit(held)) {
+				releaseWhenDone(held);
+			}
+		}
+	}
+
+	private LockHandle acquire(LockOperation operation, String key) {
+		try {
+			return this.engine.get().acquire(operation.request(key));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(operation.name(), key, operation.waitTime(), ex);
+		}
+	}
+
+	private void releaseWhenDone(HeldLock held) {
+		if (this.transactionBoundRelease != null
+				&& this.transactionBoundRelease.deferToTransaction(() -> transactionCompleted(held))) {
+			held.holds++;
+			return;
+		}
+		release(held);
+	}
+
+	private void transactionCompleted(HeldLock held) {
+		if (--held.holds == 0) {
+			release(held);
+		}
+	}
+
+	private void release(HeldLock held) {
+		held.owner.forget(held);
+		try {
+			held.handle.release();
+		}
+		catch (RuntimeException ex) {
+			// The work is done; failing the call now would misreport it. The lease frees the lock.
+			logger.warn("Could not release " + held.handle + "; it expires with its lease", ex);
+		}
+	}
+
+}

@@ -1,0 +1,76 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.util.StringUtils;
+
+import io.github.distlock.InvalidLockKeyException;
+
+/**
+ * Evaluates a lock's key expression for one call. Arguments are bound lazily by name and as {@code #p0}/{@code #a0};
+ * {@code #root} offers the method, target and arguments; {@code @name} refers to a bean.
+ */
+public class LockKeyEvaluator {
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private final BeanFactoryResolver beanResolver;
+
+	/** @param beanFactory resolves {@code @bean} references, or null to allow none */
+	public LockKeyEvaluator(BeanFactory beanFactory) {
+		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+	}
+
+	/**
+	 * @return the key as a non-blank string
+	 * @throws InvalidLockKeyException if the expression yields null or a blank string
+	 */
+	public String evaluate(LockOperation operation, Object target, Object[] args) {
+		Method method = operation.method();
+		LockExpressionRoot root = new LockExpressionRoot(method, target, args);
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args,
+				this.parameterNames);
+		if (this.beanResolver != null) {
+			context.setBeanResolver(this.beanResolver);
+		}
+		Object value = operation.key().getValue(context);
+		String key = (value != null) ? value.toString() : null;
+		if (!StringUtils.hasText(key)) {
+			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
+		}
+		return key;
+	}
+
+	/**
+	 * What {@code #root} offers to a key expression.
+	 *
+	 * @param method the locked method
+	 * @param target the bean the method is called on
+	 * @param args the call's arguments
+	 */
+	public record LockExpressionRoot(Method method, Object target, Object[] args) {
+
+		public Method getMethod() {
+			return this.method;
+		}
+
+		public String getMethodName() {
+			return this.method.getName();
+		}
+
+		public Object getTarget() {
+			return this.target;
+		}
+
+		public Object[] getArgs() {
+			return this.args;
+		}
+
+	}
+
+}

@@ -1,0 +1,32 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import org.springframework.expression.Expression;
+
+import io.github.distlock.engine.LockRequest;
+
+/**
+ * A parsed {@code @DistributedLock} declaration of one method on one target class: the key expression compiled,
+ * durations resolved and checked. Built once per method; a call only evaluates the key.
+ *
+ * @param methodId the method as {@code SimpleClassName#method}, for messages
+ * @param method the most specific method, whose parameter names the key expression uses
+ * @param name the lock's namespace
+ * @param keyText the key expression as written
+ * @param key the parsed key expression
+ * @param lease the lease
+ * @param waitTime how long to wait for the lock
+ * @param autoRenew whether the watchdog renews the lease
+ * @param maxLease the renewal ceiling, or null for none
+ */
+public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
+		Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease) {
+
+	/** The engine request for one call with the given key value. */
+	public LockRequest request(String keyValue) {
+		return new LockRequest(this.name, keyValue, this.lease, this.waitTime, this.autoRenew, this.maxLease);
+	}
+
+}

@@ -1,0 +1,139 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ExpressionParser;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.util.StringValueResolver;
+
+import io.github.distlock.DistributedLock;
+import io.github.distlock.LockDefinitionException;
+
+/**
+ * Finds and parses {@link DistributedLock} declarations, once per method and target class.
+ * <p>
+ * Parsing resolves {@code ${...}} placeholders, compiles the key expression and checks every duration, so a bad
+ * declaration fails when it is first seen (at start-up, through {@link LockDefinitionValidator}) rather than on an
+ * unlucky call. Methods without the annotation are remembered too, so each method is introspected once.
+ */
+public class LockOperationSource {
+
+	private static final Optional<LockOperation> NOT_LOCKED = Optional.empty();
+
+	private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
+
+	private final ExpressionParser parser = new SpelExpressionParser(
+			new SpelParserConfiguration(SpelCompilerMode.MIXED, LockOperationSource.class.getClassLoader()));
+
+	private final LockDefaults defaults;
+
+	private final StringValueResolver placeholders;
+
+	/**
+	 * @param defaults values for attributes left empty
+	 * @param placeholders resolves {@code ${...}} in attributes, or null to take them literally
+	 */
+	public LockOperationSource(LockDefaults defaults, StringValueResolver placeholders) {
+		this.defaults = defaults;
+		this.placeholders = placeholders;
+	}
+
+	/**
+	 * The lock declared on a method as seen through a target class, or null when the method is not locked.
+	 * @throws LockDefinitionException if the declaration is invalid
+	 */
+	public LockOperation getOperation(Method method, Class<?> targetClass) {
+		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+		Optional<LockOperation> cached = this.cache.get(cacheKey);
+		if (cached == null) {
+			cached = Optional.ofNullable(parse(method, targetClass));
+			this.cache.put(cacheKey, cached.isPresent() ? cached : NOT_LOCKED);
+		}
+		return cached.orElse(null);
+	}
+
+	private LockOperation parse(Method method, Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+		if (lock == null && specific != method) {
+			lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		}
+		if (lock == null) {
+			return null;
+		}
+		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
+		String methodId = owner.getSimpleName() + "#" + method.getName();
+		checkInterceptable(specific, methodId);
+		String name = resolve(lock.name());
+		if (!StringUtils.hasText(name)) {
+			name = owner.getSimpleName() + "." + method.getName();
+		}
+		String keyText = resolve(lock.key());
+		if (!StringUtils.hasText(keyText)) {
+			throw new LockDefinitionException(methodId, "key must not be empty", null);
+		}
+		Expression key;
+		try {
+			key = this.parser.parseExpression(keyText);
+		}
+		catch (ParseException ex) {
+			throw new LockDefinitionException(methodId, "key \"" + keyText + "\" is not a valid SpEL expression: "
+					+ ex.getMessage(), ex);
+		}
+		Duration lease = duration(methodId, "lease", lock.lease(), this.defaults.lease(), false);
+		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), true);
+		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), false);
+		return new LockOperation(methodId, specific, name, keyText, key, lease, waitTime, lock.autoRenew(), maxLease);
+	}
+
+	private static void checkInterceptable(Method method, String methodId) {
+		int modifiers = method.getModifiers();
+		String problem = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isFinal(modifiers) ? "final" : null;
+		if (problem != null) {
+			throw new LockDefinitionException(methodId, "the method is " + problem
+					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable",
+					null);
+		}
+	}
+
+	private Duration duration(String methodId, String attribute, String text, Duration fallback, boolean zeroAllowed) {
+		String resolved = resolve(text);
+		if (!StringUtils.hasText(resolved)) {
+			return fallback;
+		}
+		Duration duration;
+		try {
+			duration = DurationFormatterUtils.detectAndParse(resolved.trim());
+		}
+		catch (RuntimeException ex) {
+			throw new LockDefinitionException(methodId, attribute + " \"" + resolved
+					+ "\" is not a duration; write it like \"500ms\", \"10s\", \"2m\" or \"PT10S\"", ex);
+		}
+		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
+			throw new LockDefinitionException(methodId, attribute + " \"" + resolved + "\" must be "
+					+ (zeroAllowed ? "zero or positive" : "positive"), null);
+		}
+		return duration;
+	}
+
+	private String resolve(String text) {
+		return (this.placeholders != null && StringUtils.hasText(text)) ? this.placeholders.resolveStringValue(text)
+				: text;
+	}
+
+}

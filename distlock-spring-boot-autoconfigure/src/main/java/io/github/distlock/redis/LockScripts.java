@@ -1,0 +1,88 @@
+package io.github.distlock.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RScript.Mode;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Runs the engine's Lua scripts by SHA through Redisson, loading a script again when the server has forgotten it
+ * (after a restart or {@code SCRIPT FLUSH}).
+ * <p>
+ * Calls go out with no retries and one command timeout, so a caller's wait is never stretched by a retry chain.
+ */
+final class LockScripts {
+
+	static final Script ACQUIRE = Script.load("acquire.lua");
+
+	static final Script RELEASE = Script.load("release.lua");
+
+	static final Script RENEW = Script.load("renew.lua");
+
+	private final RScript script;
+
+	LockScripts(RedissonClient client, Duration commandTimeout) {
+		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
+		if (commandTimeout != null) {
+			options = options.timeout(commandTimeout);
+		}
+		this.script = client.getScript(options);
+	}
+
+	<R> R run(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		try {
+			return this.script.evalSha(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+		}
+		catch (RedisNoScriptException ex) {
+			// EVAL both runs the script and puts it back in the server's script cache.
+			return this.script.eval(Mode.READ_WRITE, lua.text, returnType, keys, args);
+		}
+	}
+
+	<R> RFuture<R> runAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		return this.script.evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args);
+	}
+
+	/** A script's text and the SHA-1 the server knows it by. */
+	record Script(String text, String sha) {
+
+		static Script load(String resource) {
+			try (InputStream in = LockScripts.class.getResourceAsStream(resource)) {
+				if (in == null) {
+					throw new IllegalStateException("Missing Lua script " + resource);
+				}
+				String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+				return new Script(text, sha1(text));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		private static String sha1(String text) {
+			try {
+				byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+				return HexFormat.of().formatHex(digest);
+			}
+			catch (NoSuchAlgorithmException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+	}
+
+}

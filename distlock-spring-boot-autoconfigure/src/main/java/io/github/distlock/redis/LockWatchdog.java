@@ -1,0 +1,183 @@
+package io.github.distlock.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.LostLock;
+
+/**
+ * Keeps held locks alive and notices when they are not.
+ * <p>
+ * One thread serves every lock of an engine. It wakes when the earliest lock needs attention and then renews, in one
+ * batch, every lock within its renewal window (between a sixth and a third of its lease after the last renewal), so
+ * the cost in Redis round trips per tick does not grow with the number of locks. A lock whose lease deadline passes
+ * without a confirmed renewal is declared lost; so is a lock that was not to be renewed and outlives its lease.
+ */
+final class LockWatchdog implements AutoCloseable {
+
+	/** Most locks renewed by one script call; larger batches are split so no single call blocks Redis for long. */
+	private static final int BATCH_SIZE = 512;
+
+	private final Set<RedisLockHandle> watched = ConcurrentHashMap.newKeySet();
+
+	private final ScheduledExecutorService scheduler;
+
+	private final Renewer renewer;
+
+	private final LossReporter lossReporter;
+
+	private ScheduledFuture<?> pending;
+
+	private long pendingAtNanos = Long.MAX_VALUE;
+
+	LockWatchdog(Renewer renewer, LossReporter lossReporter) {
+		this.renewer = renewer;
+		this.lossReporter = lossReporter;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "distlock-watchdog");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	void watch(RedisLockHandle handle) {
+		this.watched.add(handle);
+		wakeBy(nextAttention(handle));
+	}
+
+	void unwatch(RedisLockHandle handle) {
+		this.watched.remove(handle);
+	}
+
+	int watchedCount() {
+		return this.watched.size();
+	}
+
+	private synchronized void wakeBy(long atNanos) {
+		if (this.pending != null && this.pendingAtNanos <= atNanos) {
+			return;
+		}
+		if (this.pending != null) {
+			this.pending.cancel(false);
+		}
+		this.pendingAtNanos = atNanos;
+		long delay = Math.max(0, atNanos - System.nanoTime());
+		this.pending = this.scheduler.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+	}
+
+	private void tick() {
+		synchronized (this) {
+			// A watch() from now on schedules its own wake-up instead of relying on this scan.
+			this.pending = null;
+			this.pendingAtNanos = Long.MAX_VALUE;
+		}
+		long now = System.nanoTime();
+		List<RedisLockHandle> due = new ArrayList<>();
+		for (RedisLockHandle handle : this.watched) {
+			if (!handle.isHeld()) {
+				this.watched.remove(handle);
+			}
+			else if (now - handle.leaseDeadlineNanos() >= 0) {
+				expired(handle);
+			}
+			else if (handle.renewable && renewalDue(handle, now)) {
+				due.add(handle);
+			}
+		}
+		for (int from = 0; from < due.size(); from += BATCH_SIZE) {
+			renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
+		}
+		long next = Long.MAX_VALUE;
+		for (RedisLockHandle handle : this.watched) {
+			next = Math.min(next, nextAttention(handle));
+		}
+		if (next != Long.MAX_VALUE) {
+			wakeBy(next);
+		}
+	}
+
+	private void expired(RedisLockHandle handle) {
+		this.watched.remove(handle);
+		boolean byDesign = !handle.renewable || handle.leaseDeadlineNanos() - handle.maxDeadlineNanos >= 0;
+		this.lossReporter.lost(handle, byDesign ? LostLock.Reason.LEASE_EXPIRED : LostLock.Reason.STORE_UNREACHABLE);
+	}
+
+	private void renew(List<RedisLockHandle> batch) {
+		long sentAt = System.nanoTime();
+		List<RedisLockHandle> renewing = new ArrayList<>(batch.size());
+		List<Long> ttls = new ArrayList<>(batch.size());
+		for (RedisLockHandle handle : batch) {
+			long ttl = Math.min(handle.leaseNanos, handle.maxDeadlineNanos - sentAt);
+			if (ttl >= TimeUnit.MILLISECONDS.toNanos(1)) {
+				renewing.add(handle);
+				ttls.add(ttl);
+			}
+		}
+		if (renewing.isEmpty()) {
+			return;
+		}
+		List<Boolean> renewed;
+		try {
+			renewed = this.renewer.renew(renewing, ttls);
+		}
+		catch (RuntimeException ex) {
+			// Unreachable for now: try again soon; the lease deadline decides when the lock counts as lost.
+			for (RedisLockHandle handle : renewing) {
+				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos / 10;
+			}
+			return;
+		}
+		for (int i = 0; i < renewing.size(); i++) {
+			RedisLockHandle handle = renewing.get(i);
+			if (renewed.get(i)) {
+				handle.renewed(sentAt, ttls.get(i));
+			}
+			else {
+				this.watched.remove(handle);
+				this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
+			}
+		}
+	}
+
+	private static boolean renewalDue(RedisLockHandle handle, long now) {
+		return now - (handle.renewedAtNanos + handle.leaseNanos / 6) >= 0 && now - handle.retryAtNanos >= 0
+				&& handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0;
+	}
+
+	/** When the watchdog must next look at this lock: its renewal time, or its lease deadline. */
+	private static long nextAttention(RedisLockHandle handle) {
+		long deadline = handle.leaseDeadlineNanos();
+		if (!handle.renewable || handle.maxDeadlineNanos - deadline <= 0) {
+			return deadline;
+		}
+		long renewAt = Math.max(handle.renewedAtNanos + handle.leaseNanos / 3, handle.retryAtNanos);
+		return (renewAt - deadline < 0) ? renewAt : deadline;
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	/** Renews a batch of locks in the store; answers, per lock, whether it was still ours. */
+	@FunctionalInterface
+	interface Renewer {
+
+		List<Boolean> renew(List<RedisLockHandle> handles, List<Long> ttlNanos);
+
+	}
+
+	@FunctionalInterface
+	interface LossReporter {
+
+		void lost(RedisLockHandle handle, LostLock.Reason reason);
+
+	}
+
+}

@@ -1,0 +1,214 @@
+package io.github.distlock.redis;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockLostListener;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+
+/**
+ * A {@link LockEngine} on Redis: its own Lua scripts, run through Redisson, which supplies connections, topologies
+ * and pub/sub.
+ * <p>
+ * A lock is one string key, {@code <prefix>:<name>:<key>}, holding {@code <holder id>|<fencing token>} with the
+ * lease as its TTL. Acquisition and release are one script call each; waiters sleep until a release is announced
+ * on one shared channel; one watchdog renews every held lock in batches.
+ */
+public final class RedisLockEngine implements LockEngine, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisLockEngine.class);
+
+	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
+	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
+
+	/** Pause between attempts while the store cannot be reached. */
+	private static final long UNREACHABLE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private final String keyPrefix;
+
+	private final String releaseChannel;
+
+	private final LockScripts scripts;
+
+	private final ReleaseSignals signals;
+
+	private final LockWatchdog watchdog;
+
+	private final LockLostListener lostListener;
+
+	private final String engineId;
+
+	private final AtomicLong acquisitions = new AtomicLong();
+
+	private final long maxPollNanos;
+
+	/**
+	 * @param client the Redis client; the engine does not close it
+	 * @param keyPrefix the prefix of every key and channel the engine uses
+	 * @param commandTimeout the longest one Redis call may take, or null for the client's own timeout
+	 * @param lostListener told of every lost lock
+	 */
+	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+			LockLostListener lostListener) {
+		this(client, keyPrefix, commandTimeout, lostListener, DEFAULT_MAX_POLL);
+	}
+
+	/**
+	 * @param maxPoll the longest a waiter sleeps between attempts when no release is announced
+	 */
+	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+			LockLostListener lostListener, Duration maxPoll) {
+		this.maxPollNanos = maxPoll.toNanos();
+		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+		this.releaseChannel = keyPrefix + ":released";
+		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.scripts = new LockScripts(client, commandTimeout);
+		this.signals = new ReleaseSignals(client, this.releaseChannel);
+		this.watchdog = new LockWatchdog(this::renew, this::lost);
+		byte[] id = new byte[8];
+		new SecureRandom().nextBytes(id);
+		this.engineId = HexFormat.of().formatHex(id);
+	}
+
+	@Override
+	public LockHandle acquire(LockRequest request) throws InterruptedException {
+		String redisKey = this.keyPrefix + ":" + request.name() + ":" + request.key();
+		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
+		long leaseMillis = request.initialLease().toMillis();
+		long start = System.nanoTime();
+		long deadline = start + request.waitTime().toNanos();
+		boolean waits = !request.waitTime().isZero();
+		ReleaseSignals.Signal signal = waits ? this.signals.join(redisKey) : null;
+		try {
+			RedisException unreachable = null;
+			while (true) {
+				long seen = (signal != null) ? signal.releases() : 0;
+				long sentAt = System.nanoTime();
+				List<Long> reply;
+				try {
+					reply = this.scripts.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(redisKey), holderPrefix,
+							leaseMillis);
+					unreachable = null;
+				}
+				catch (RedisException ex) {
+					unreachable = ex;
+					reply = null;
+				}
+				if (reply != null && reply.get(0) == 1L) {
+					RedisLockHandle handle = newHandle(request, redisKey, holderPrefix, reply.get(1), sentAt);
+					this.watchdog.watch(handle);
+					return handle;
+				}
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					if (unreachable != null) {
+						// The last attempt may have taken the lock without our hearing of it.
+						releaseQuietly(redisKey, holderPrefix);
+					}
+					throw new LockAcquisitionException(request.name(), request.key(),
+							Duration.ofNanos(System.nanoTime() - start), unreachable);
+				}
+				long pause = (reply != null) ? Math.min(remaining, pollNanos(reply.get(1)))
+						: Math.min(remaining, UNREACHABLE_BACKOFF_NANOS);
+				if (signal != null && reply != null) {
+					signal.await(seen, pause);
+				}
+				else {
+					TimeUnit.NANOSECONDS.sleep(pause);
+				}
+			}
+		}
+		finally {
+			if (signal != null) {
+				this.signals.leave(redisKey);
+			}
+		}
+	}
+
+	private long pollNanos(long remainingTtlMillis) {
+		// A TTL of -1 (none) or -2 (just gone) says nothing useful: try again soon.
+		long ttl = (remainingTtlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(remainingTtlMillis) : 0;
+		return Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(ttl, this.maxPollNanos));
+	}
+
+	private RedisLockHandle newHandle(LockRequest request, String redisKey, String holderPrefix, long token,
+			long sentAt) {
+		long maxDeadline = (request.maxLease() != null) ? sentAt + request.maxLease().toNanos() : Long.MAX_VALUE;
+		return new RedisLockHandle(this, request.name(), request.key(), redisKey, holderPrefix, token, sentAt,
+				request.initialLease().toNanos(), request.lease().toNanos(), request.autoRenew(), maxDeadline);
+	}
+
+	boolean release(RedisLockHandle handle) {
+		this.watchdog.unwatch(handle);
+		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG, List.of(handle.redisKey),
+				handle.holderPrefix, this.releaseChannel);
+		if (released == 1L && handle.markReleased()) {
+			return true;
+		}
+		lost(handle, LostLock.Reason.NOT_OWNED);
+		return false;
+	}
+
+	private void releaseQuietly(String redisKey, String holderPrefix) {
+		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LONG, List.of(redisKey), holderPrefix,
+				this.releaseChannel);
+	}
+
+	private List<Boolean> renew(List<RedisLockHandle> handles, List<Long> ttlNanos) {
+		List<Object> keys = new ArrayList<>(handles.size());
+		Object[] args = new Object[handles.size() * 2];
+		for (int i = 0; i < handles.size(); i++) {
+			RedisLockHandle handle = handles.get(i);
+			keys.add(handle.redisKey);
+			args[2 * i] = handle.holderPrefix;
+			args[2 * i + 1] = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ttlNanos.get(i)));
+		}
+		List<Long> reply = this.scripts.run(LockScripts.RENEW, ReturnType.LIST, keys, args);
+		List<Boolean> renewed = new ArrayList<>(reply.size());
+		for (Long one : reply) {
+			renewed.add(one == 1L);
+		}
+		return renewed;
+	}
+
+	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
+		if (!handle.markLost()) {
+			return;
+		}
+		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
+		try {
+			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A LockLostListener failed for " + handle, ex);
+		}
+	}
+
+	/** Locks this engine holds and renews now. */
+	public int heldCount() {
+		return this.watchdog.watchedCount();
+	}
+
+	@Override
+	public void close() {
+		this.watchdog.close();
+		this.signals.close();
+	}
+
+}

@@ -1,0 +1,258 @@
+package io.github.distlock.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LostLock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What every {@link LockEngine} must do, run against a real store. A backend proves itself by extending this class
+ * and filling in the hooks.
+ */
+public abstract class AbstractLockEngineConformanceTests {
+
+	protected final List<LostLock> lost = new CopyOnWriteArrayList<>();
+
+	private final List<LockEngine> engines = new ArrayList<>();
+
+	private ExecutorService executor;
+
+	/** A new engine, as a separate application instance would have, reporting losses to {@link #lost}. */
+	protected abstract LockEngine newEngine();
+
+	/** Stops an engine without releasing its locks, as a crashed process would. */
+	protected abstract void crash(LockEngine engine);
+
+	/** Whether the store holds the lock now, read without the engine. */
+	protected abstract boolean lockExists(String name, String key);
+
+	/** Deletes the lock in the store, as an operator or a failover would. */
+	protected abstract void deleteLock(String name, String key);
+
+	@BeforeEach
+	void startExecutor() {
+		this.executor = Executors.newCachedThreadPool();
+	}
+
+	@AfterEach
+	void stopEverything() throws Exception {
+		this.executor.shutdownNow();
+		this.executor.awaitTermination(10, TimeUnit.SECONDS);
+		for (LockEngine engine : this.engines) {
+			crash(engine);
+		}
+	}
+
+	protected LockEngine engine() {
+		LockEngine engine = newEngine();
+		this.engines.add(engine);
+		return engine;
+	}
+
+	protected static LockRequest request(String key, Duration wait) {
+		return new LockRequest("conformance", key, Duration.ofSeconds(10), wait, true, null);
+	}
+
+	@Test
+	void aHeldLockIsNotGrantedTwiceAndIsFreeAfterRelease() throws Exception {
+		LockEngine first = engine();
+		LockEngine second = engine();
+		LockHandle held = first.acquire(request("a", Duration.ZERO));
+		assertThat(lockExists("conformance", "a")).isTrue();
+
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> second.acquire(request("a", Duration.ZERO)))
+			.satisfies((ex) -> {
+				assertThat(ex.getLockName()).isEqualTo("conformance");
+				assertThat(ex.getLockKey()).isEqualTo("a");
+				assertThat(ex.isStoreUnavailable()).isFalse();
+			});
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.as("an engine is not reentrant: every acquire is a new holder")
+			.isThrownBy(() -> first.acquire(request("a", Duration.ZERO)));
+
+		assertThat(held.release()).isTrue();
+		assertThat(lockExists("conformance", "a")).isFalse();
+		second.acquire(request("a", Duration.ZERO)).release();
+	}
+
+	@Test
+	void differentKeysDoNotBlockEachOther() throws Exception {
+		LockEngine engine = engine();
+		LockHandle a = engine.acquire(request("a", Duration.ZERO));
+		LockHandle b = engine.acquire(request("b", Duration.ZERO));
+		LockHandle otherName = engine
+			.acquire(new LockRequest("other", "a", Duration.ofSeconds(10), Duration.ZERO, true, null));
+		assertThat(List.of(a.release(), b.release(), otherName.release())).containsOnly(true);
+	}
+
+	@Test
+	void aWaiterGivesUpAfterItsWaitTime() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(request("busy", Duration.ZERO));
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> engine().acquire(request("busy", Duration.ofMillis(300))))
+			.satisfies((ex) -> assertThat(ex.getWaited()).isGreaterThanOrEqualTo(Duration.ofMillis(300)));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		held.release();
+	}
+
+	@Test
+	void aWaiterGetsTheLockWhenItIsReleased() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(request("handover", Duration.ZERO));
+		CountDownLatch waiting = new CountDownLatch(1);
+		Future<LockHandle> waiter = this.executor.submit(() -> {
+			waiting.countDown();
+			return engine().acquire(request("handover", Duration.ofSeconds(20)));
+		});
+		waiting.await();
+		awaitWaiterQueued("handover");
+		assertThat(waiter.isDone()).isFalse();
+		long tokenBefore = held.token();
+		held.release();
+		LockHandle next = waiter.get(10, TimeUnit.SECONDS);
+		assertThat(next.token()).isGreaterThan(tokenBefore);
+		next.release();
+	}
+
+	/** Returns once a waiter for the key is known to be waiting, as far as the store can tell. */
+	protected abstract void awaitWaiterQueued(String key) throws Exception;
+
+	@Test
+	void threadsOnSeveralEnginesIncrementACounterExactly() throws Exception {
+		List<LockEngine> instances = List.of(engine(), engine(), engine());
+		int threads = 12;
+		int perThread = 25;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger counter = new AtomicInteger();
+		List<Future<?>> futures = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			LockEngine engine = instances.get(t % instances.size());
+			futures.add(this.executor.submit(() -> {
+				for (int i = 0; i < perThread; i++) {
+					LockHandle handle = engine.acquire(request("counter", Duration.ofSeconds(30)));
+					try {
+						if (inside.incrementAndGet() != 1) {
+							overlaps.incrementAndGet();
+						}
+						int read = counter.get();
+						Thread.yield();
+						counter.set(read + 1);
+						inside.decrementAndGet();
+					}
+					finally {
+						handle.release();
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> future : futures) {
+			future.get(120, TimeUnit.SECONDS);
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(counter).hasValue(threads * perThread);
+		assertThat(lockExists("conformance", "counter")).isFalse();
+	}
+
+	@Test
+	void tokensStrictlyIncrease() throws Exception {
+		LockEngine engine = engine();
+		long previous = 0;
+		for (int i = 0; i < 200; i++) {
+			LockHandle handle = engine.acquire(request("tokens", Duration.ZERO));
+			assertThat(handle.token()).isGreaterThan(previous);
+			previous = handle.token();
+			handle.release();
+		}
+	}
+
+	@Test
+	void theWatchdogKeepsALockPastItsLease() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "renewed", Duration.ofMillis(300),
+				Duration.ZERO, true, null));
+		long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+		while (System.nanoTime() < until) {
+			assertThat(lockExists("conformance", "renewed")).isTrue();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> engine().acquire(request("renewed", Duration.ZERO)));
+		}
+		assertThat(held.isLost()).isFalse();
+		assertThat(held.release()).isTrue();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void aLockWithoutRenewalExpiresWithItsLeaseAndIsReportedLost() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "hard", Duration.ofMillis(300),
+				Duration.ZERO, false, null));
+		LockHandle next = engine().acquire(request("hard", Duration.ofSeconds(5)));
+		assertThat(next.token()).isGreaterThan(held.token());
+		assertThat(held.release()).as("a release must not remove the next holder's lock").isFalse();
+		assertThat(lockExists("conformance", "hard")).isTrue();
+		assertThat(this.lost).extracting(LostLock::key).containsExactly("hard");
+		next.release();
+	}
+
+	@Test
+	void maxLeaseEndsRenewal() throws Exception {
+		LockEngine engine = engine();
+		long start = System.nanoTime();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "capped", Duration.ofMillis(300),
+				Duration.ZERO, true, Duration.ofMillis(900)));
+		LockHandle next = engine().acquire(request("capped", Duration.ofSeconds(10)));
+		Duration heldFor = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(heldFor).isGreaterThanOrEqualTo(Duration.ofMillis(900)).isLessThan(Duration.ofMillis(2500));
+		assertThat(held.isLost()).isTrue();
+		assertThat(this.lost).extracting(LostLock::reason).containsExactly(LostLock.Reason.LEASE_EXPIRED);
+		next.release();
+	}
+
+	@Test
+	void aDeletedLockIsReportedLostWithinOneRenewalInterval() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "deleted", Duration.ofMillis(600),
+				Duration.ZERO, true, null));
+		deleteLock("conformance", "deleted");
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600 / 3 + 500);
+		while (this.lost.isEmpty() && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.lost).extracting(LostLock::reason).containsExactly(LostLock.Reason.NOT_OWNED);
+		assertThat(held.isLost()).isTrue();
+		assertThat(held.release()).isFalse();
+	}
+
+	@Test
+	void aCrashedHolderFreesTheLockWithinOneLease() throws Exception {
+		LockEngine crashing = newEngine();
+		crashing.acquire(new LockRequest("conformance", "crash", Duration.ofMillis(500), Duration.ZERO, true, null));
+		long crashedAt = System.nanoTime();
+		crash(crashing);
+		LockHandle next = engine().acquire(request("crash", Duration.ofSeconds(5)));
+		assertThat(Duration.ofNanos(System.nanoTime() - crashedAt)).isLessThan(Duration.ofMillis(1500));
+		next.release();
+	}
+
+}

@@ -1,0 +1,74 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.distlock.engine.AbstractLockEngineConformanceTests;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RespClient;
+
+/**
+ * The engine conformance suite on a real redis-server.
+ */
+class RedisLockEngineConformanceTests extends AbstractLockEngineConformanceTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.anyServer();
+
+	private final Map<LockEngine, RedissonClient> clients = new IdentityHashMap<>();
+
+	@Override
+	protected LockEngine newEngine() {
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		// A long poll interval: a waiter that is not woken by pub/sub would visibly miss its hand-over.
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, this.lost::add, Duration.ofSeconds(30));
+		this.clients.put(engine, client);
+		return engine;
+	}
+
+	@Override
+	protected void crash(LockEngine engine) {
+		((RedisLockEngine) engine).close();
+		RedissonClient client = this.clients.remove(engine);
+		if (client != null) {
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	@Override
+	protected boolean lockExists(String name, String key) {
+		try (RespClient client = redis.client()) {
+			return client.get("distlock:" + name + ":" + key) != null;
+		}
+	}
+
+	@Override
+	protected void deleteLock(String name, String key) {
+		try (RespClient client = redis.client()) {
+			client.call("DEL", "distlock:" + name + ":" + key);
+		}
+	}
+
+	@Override
+	protected void awaitWaiterQueued(String key) throws Exception {
+		// A waiter that failed once marks the lock ("|w") so the holder's release is published.
+		try (RespClient client = redis.client()) {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (System.nanoTime() < deadline) {
+				String value = client.get("distlock:conformance:" + key);
+				if (value != null && value.endsWith("|w")) {
+					return;
+				}
+				Thread.sleep(5);
+			}
+		}
+		throw new AssertionError("No waiter queued on " + key);
+	}
+
+}

@@ -1,0 +1,177 @@
+package io.github.distlock.test;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} process on loopback and a free port, started from a binary on disk, with the signals
+ * the failure tests need: pause (SIGSTOP), resume (SIGCONT), kill (SIGKILL) and restart on the same port with an
+ * empty memory.
+ */
+public final class RedisProcess implements RedisServer {
+
+	private final File binary;
+
+	private final int port;
+
+	private final Path dir;
+
+	private Process process;
+
+	private RedisProcess(File binary, int port) throws IOException {
+		this.binary = binary;
+		this.port = port;
+		this.dir = Files.createTempDirectory("distlock-redis-");
+	}
+
+	/** Starts a server from the given binary on a free port. */
+	public static RedisProcess start(File binary) {
+		try {
+			RedisProcess redis = new RedisProcess(binary, freePort());
+			redis.launch();
+			return redis;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not start " + binary + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			socket.setReuseAddress(true);
+			return socket.getLocalPort();
+		}
+	}
+
+	private void launch() throws IOException {
+		ProcessBuilder builder = new ProcessBuilder(this.binary.getAbsolutePath(), "--port", String.valueOf(this.port),
+				"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir.toString(),
+				"--notify-keyspace-events", "Kgx");
+		builder.redirectErrorStream(true);
+		builder.redirectOutput(this.dir.resolve("redis.log").toFile());
+		this.process = builder.start();
+		awaitReady();
+	}
+
+	private void awaitReady() {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+		RuntimeException last = null;
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException("redis-server exited at start-up: " + log());
+			}
+			try (RespClient client = client()) {
+				if ("PONG".equals(client.call("PING"))) {
+					return;
+				}
+			}
+			catch (RuntimeException ex) {
+				last = ex;
+			}
+			try {
+				// Polling for readiness: the process gives no other sign that it accepts connections.
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+		throw new IllegalStateException("redis-server did not answer on port " + this.port + ": " + log(), last);
+	}
+
+	private String log() {
+		try {
+			return Files.readString(this.dir.resolve("redis.log"));
+		}
+		catch (IOException ex) {
+			return "(no log)";
+		}
+	}
+
+	@Override
+	public String host() {
+		return "127.0.0.1";
+	}
+
+	@Override
+	public int port() {
+		return this.port;
+	}
+
+	public long pid() {
+		return this.process.pid();
+	}
+
+	/** SIGSTOP: the server keeps its sockets but answers nothing, like a stalled host. */
+	@Override
+	public void pause() {
+		signal("STOP");
+	}
+
+	/** SIGCONT after {@link #pause()}. */
+	@Override
+	public void resume() {
+		signal("CONT");
+	}
+
+	/** SIGKILL, then waits for the process to be gone. */
+	@Override
+	public void kill() {
+		signal("KILL");
+		try {
+			this.process.waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Kills the server and starts a new one, with an empty memory, on the same port. */
+	@Override
+	public void restart() {
+		kill();
+		try {
+			launch();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private void signal(String name) {
+		try {
+			Process kill = new ProcessBuilder(List.of("kill", "-" + name, String.valueOf(pid()))).start();
+			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + name + " " + pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.process != null && this.process.isAlive()) {
+			signal("CONT");
+			this.process.destroyForcibly();
+			try {
+				this.process.waitFor(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}

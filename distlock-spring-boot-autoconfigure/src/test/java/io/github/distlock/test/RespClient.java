@@ -1,0 +1,123 @@
+package io.github.distlock.test;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A minimal Redis client for tests: it speaks RESP over a socket and shares no code with distlock or Redisson, so
+ * assertions about what is in Redis do not trust the code under test.
+ */
+public final class RespClient implements AutoCloseable {
+
+	private final Socket socket;
+
+	private final InputStream in;
+
+	private final OutputStream out;
+
+	public RespClient(String host, int port) {
+		try {
+			this.socket = new Socket();
+			this.socket.connect(new InetSocketAddress(host, port), 2000);
+			this.socket.setSoTimeout(10_000);
+			this.in = new BufferedInputStream(this.socket.getInputStream());
+			this.out = this.socket.getOutputStream();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot connect to Redis at " + host + ":" + port, ex);
+		}
+	}
+
+	/** Sends a command and returns its reply: String, Long, List, null, or throws on an error reply. */
+	public Object call(Object... args) {
+		try {
+			StringBuilder command = new StringBuilder("*").append(args.length).append("\r\n");
+			for (Object arg : args) {
+				byte[] bytes = String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+				command.append('$').append(bytes.length).append("\r\n").append(String.valueOf(arg)).append("\r\n");
+			}
+			this.out.write(command.toString().getBytes(StandardCharsets.UTF_8));
+			this.out.flush();
+			return read();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	public List<String> keys(String pattern) {
+		return (List<String>) call("KEYS", pattern);
+	}
+
+	public String get(String key) {
+		return (String) call("GET", key);
+	}
+
+	private Object read() throws IOException {
+		int type = this.in.read();
+		String line = readLine();
+		switch (type) {
+			case '+':
+				return line;
+			case '-':
+				throw new IllegalStateException("Redis error: " + line);
+			case ':':
+				return Long.parseLong(line);
+			case '$': {
+				int length = Integer.parseInt(line);
+				if (length < 0) {
+					return null;
+				}
+				byte[] data = this.in.readNBytes(length);
+				readLine();
+				return new String(data, StandardCharsets.UTF_8);
+			}
+			case '*': {
+				int count = Integer.parseInt(line);
+				if (count < 0) {
+					return null;
+				}
+				List<Object> items = new ArrayList<>(count);
+				for (int i = 0; i < count; i++) {
+					items.add(read());
+				}
+				return items;
+			}
+			default:
+				throw new IOException("Unexpected reply type " + type);
+		}
+	}
+
+	private String readLine() throws IOException {
+		StringBuilder line = new StringBuilder();
+		int c;
+		while ((c = this.in.read()) != '\r') {
+			if (c < 0) {
+				throw new IOException("Connection closed");
+			}
+			line.append((char) c);
+		}
+		this.in.read();
+		return line.toString();
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.socket.close();
+		}
+		catch (IOException ex) {
+			// nothing left to do
+		}
+	}
+
+}
