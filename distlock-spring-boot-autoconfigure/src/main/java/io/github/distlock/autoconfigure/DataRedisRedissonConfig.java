@@ -46,8 +46,8 @@ final class DataRedisRedissonConfig {
 				.setAddress(scheme + standalone.getHost() + ":" + standalone.getPort())
 				.setDatabase(standalone.getDatabase());
 		}
-		server.setUsername(details.getUsername());
-		server.setPassword(details.getPassword());
+		config.setUsername(details.getUsername());
+		config.setPassword(details.getPassword());
 		setMillis(properties.getTimeout(), server::setTimeout);
 		setMillis(properties.getConnectTimeout(), server::setConnectTimeout);
 		if (properties.getClientName() != null) {

@@ -11,9 +11,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.distlock.LockLostListener;
@@ -58,9 +60,8 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LockOperationSource lockOperationSource(ObjectProvider<DistLockProperties> properties,
-			ConfigurableBeanFactory beanFactory) {
-		DistLockProperties settings = properties.getObject();
+	static LockOperationSource lockOperationSource(Environment environment, ConfigurableBeanFactory beanFactory) {
+		DistLockProperties settings = bindEarly(environment);
 		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease());
 		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
 	}
@@ -68,12 +69,20 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
-			ObjectProvider<LockEngine> engine, ObjectProvider<DistLockProperties> properties, BeanFactory beanFactory) {
+	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations, ObjectProvider<LockEngine> engine,
+			Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
 				SingletonSupplier.of(engine::getObject));
-		return new LockAdvisor(source, new LockInterceptor(support), properties.getObject().getAop().getOrder());
+		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
+	}
+
+	/**
+	 * The advisor and its operation source are created while post-processors are still being registered, too early
+	 * to depend on the properties bean; they bind the same settings straight from the environment.
+	 */
+	private static DistLockProperties bindEarly(Environment environment) {
+		return Binder.get(environment).bindOrCreate("distlock", DistLockProperties.class);
 	}
 
 	@Bean

@@ -10,6 +10,9 @@ import io.github.distlock.engine.LockHandle;
 /**
  * The locks the current thread holds through {@code @DistributedLock}, innermost last. Lets a nested call to the
  * same lock enter at once and lets the running method see its lock.
+ * <p>
+ * Locks are told apart by scope (the interceptor that took them) as well as name and key: two application contexts
+ * in one JVM are two lock holders, and one must not enter the other's lock.
  */
 final class HeldLocks {
 
@@ -23,14 +26,15 @@ final class HeldLocks {
 		return CURRENT.get();
 	}
 
-	/** The lock this thread already holds for this name and key, or null. */
-	HeldLock find(String name, String key) {
-		return this.byId.get(new LockId(name, key));
+	/** The lock this thread already holds in this scope for this name and key, or null. */
+	HeldLock find(Object scope, String name, String key) {
+		return this.byId.get(new LockId(scope, name, key));
 	}
 
-	HeldLock add(LockHandle handle) {
-		HeldLock held = new HeldLock(this, handle);
-		this.byId.put(new LockId(handle.name(), handle.key()), held);
+	HeldLock add(Object scope, LockHandle handle) {
+		LockId id = new LockId(scope, handle.name(), handle.key());
+		HeldLock held = new HeldLock(this, id, handle);
+		this.byId.put(id, held);
 		return held;
 	}
 
@@ -46,7 +50,7 @@ final class HeldLocks {
 	}
 
 	void forget(HeldLock held) {
-		this.byId.remove(new LockId(held.handle.name(), held.handle.key()), held);
+		this.byId.remove(held.id, held);
 		if (this.byId.isEmpty() && this.stack.isEmpty()) {
 			CURRENT.remove();
 		}
@@ -57,7 +61,7 @@ final class HeldLocks {
 		return this.stack.peek();
 	}
 
-	private record LockId(String name, String key) {
+	private record LockId(Object scope, String name, String key) {
 	}
 
 	/** One lock held by a thread, counted once per nested call (and once more while its release is deferred). */
@@ -65,12 +69,15 @@ final class HeldLocks {
 
 		final HeldLocks owner;
 
+		private final LockId id;
+
 		final LockHandle handle;
 
 		int holds;
 
-		private HeldLock(HeldLocks owner, LockHandle handle) {
+		private HeldLock(HeldLocks owner, LockId id, LockHandle handle) {
 			this.owner = owner;
+			this.id = id;
 			this.handle = handle;
 		}
 

@@ -60,9 +60,9 @@ public class LockAspectSupport {
 		}
 		String key = this.keys.evaluate(operation, target, args);
 		HeldLocks heldLocks = HeldLocks.current();
-		HeldLock held = heldLocks.find(operation.name(), key);
+		HeldLock held = heldLocks.find(this, operation.name(), key);
 		if (held == null) {
-			held = heldLocks.add(acquire(operation, key));
+			held = heldLocks.add(this, acquire(operation, key));
 		}
 		heldLocks.enter(held);
 		try {
