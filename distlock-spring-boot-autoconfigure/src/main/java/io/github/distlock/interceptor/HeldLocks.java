@@ -16,13 +16,24 @@ import io.github.distlock.engine.LockHandle;
  */
 final class HeldLocks {
 
-	private static final ThreadLocal<HeldLocks> CURRENT = ThreadLocal.withInitial(HeldLocks::new);
+	private static final ThreadLocal<HeldLocks> CURRENT = new ThreadLocal<>();
 
 	private final Map<LockId, HeldLock> byId = new HashMap<>();
 
 	private final Deque<HeldLock> stack = new ArrayDeque<>();
 
+	/** This thread's locks, created on first use. */
 	static HeldLocks current() {
+		HeldLocks locks = CURRENT.get();
+		if (locks == null) {
+			locks = new HeldLocks();
+			CURRENT.set(locks);
+		}
+		return locks;
+	}
+
+	/** This thread's locks, or null when it holds none. */
+	static HeldLocks peek() {
 		return CURRENT.get();
 	}
 
@@ -51,7 +62,7 @@ final class HeldLocks {
 
 	void forget(HeldLock held) {
 		this.byId.remove(held.id, held);
-		if (this.byId.isEmpty() && this.stack.isEmpty()) {
+		if (this.byId.isEmpty() && this.stack.isEmpty() && CURRENT.get() == this) {
 			CURRENT.remove();
 		}
 	}

@@ -44,6 +44,16 @@ public class LockAspectSupport {
 		this.transactionBoundRelease = TRANSACTIONS_PRESENT ? new TransactionBoundRelease() : null;
 	}
 
+	/**
+	 * The innermost lock the current thread holds through {@code @DistributedLock}, or null. Backs
+	 * {@link io.github.distlock.LockContext}.
+	 */
+	public static LockHandle currentHandle() {
+		HeldLocks locks = HeldLocks.peek();
+		HeldLock held = (locks != null) ? locks.innermost() : null;
+		return (held != null) ? held.handle : null;
+	}
+
 	/** The locked work itself: the rest of the interceptor chain. */
 	@FunctionalInterface
 	public interface Invocation {
