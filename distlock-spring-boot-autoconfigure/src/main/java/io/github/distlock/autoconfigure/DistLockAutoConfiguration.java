@@ -37,7 +37,7 @@ import io.github.distlock.redis.RedisLockEngine;
 @ConditionalOnClass(RedissonClient.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-@Import({ DistLockRedissonConfiguration.class, LockProxyRegistrar.class })
+@Import({ RedissonFromYamlConfiguration.class, RedissonFromDataRedisConfiguration.class, LockProxyRegistrar.class })
 public final class DistLockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")

@@ -78,11 +78,11 @@ public class LockOperationSource {
 		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
 		String methodId = owner.getSimpleName() + "#" + method.getName();
 		checkInterceptable(specific, methodId);
-		String name = resolve(lock.name());
+		String name = resolve(methodId, "name", lock.name());
 		if (!StringUtils.hasText(name)) {
 			name = owner.getSimpleName() + "." + method.getName();
 		}
-		String keyText = resolve(lock.key());
+		String keyText = resolve(methodId, "key", lock.key());
 		if (!StringUtils.hasText(keyText)) {
 			throw new LockDefinitionException(methodId, "key must not be empty", null);
 		}
@@ -112,7 +112,7 @@ public class LockOperationSource {
 	}
 
 	private Duration duration(String methodId, String attribute, String text, Duration fallback, boolean zeroAllowed) {
-		String resolved = resolve(text);
+		String resolved = resolve(methodId, attribute, text);
 		if (!StringUtils.hasText(resolved)) {
 			return fallback;
 		}
@@ -131,9 +131,17 @@ public class LockOperationSource {
 		return duration;
 	}
 
-	private String resolve(String text) {
-		return (this.placeholders != null && StringUtils.hasText(text)) ? this.placeholders.resolveStringValue(text)
-				: text;
+	private String resolve(String methodId, String attribute, String text) {
+		if (this.placeholders == null || !StringUtils.hasText(text)) {
+			return text;
+		}
+		try {
+			return this.placeholders.resolveStringValue(text);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new LockDefinitionException(methodId, attribute + " \"" + text + "\" has a placeholder that cannot "
+					+ "be resolved: " + ex.getMessage(), ex);
+		}
 	}
 
 }

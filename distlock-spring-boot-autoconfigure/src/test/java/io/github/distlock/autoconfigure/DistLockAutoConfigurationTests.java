@@ -1,0 +1,231 @@
+package io.github.distlock.autoconfigure;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.interceptor.LockAdvisor;
+import io.github.distlock.interceptor.LockOperation;
+import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the auto-configuration creates, from which settings, and how it backs off.
+ */
+class DistLockAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.anyServer();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class));
+
+	@Test
+	void springDataRedisSettingsAreEnough() {
+		this.runner.withPropertyValues(redis.springProperties()).run((context) -> {
+			assertThat(context).hasSingleBean(RedissonClient.class)
+				.hasSingleBean(RedisLockEngine.class)
+				.hasSingleBean(LockAdvisor.class)
+				.hasSingleBean(LockOperationSource.class);
+			assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 10);
+		});
+	}
+
+	@Test
+	void propertiesBind() {
+		this.runner
+			.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.lease=7s", "distlock.wait-time=250ms", "distlock.max-lease=1m",
+					"distlock.aop.order=42", "distlock.key-prefix=app")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> {
+				LockOperation operation = context.getBean(LockOperationSource.class)
+					.getOperation(OrderService.class.getMethod("defaults", String.class,
+							java.util.concurrent.Callable.class), OrderService.class);
+				assertThat(operation.lease()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(operation.waitTime()).isEqualTo(Duration.ofMillis(250));
+				assertThat(operation.maxLease()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(42);
+				List<String> keys = context.getBean(OrderService.class)
+					.defaults("x", () -> {
+						try (RespClient client = redis.client()) {
+							return client.keys("app:*");
+						}
+					});
+				assertThat(keys).containsExactly("app:OrderService.defaults:x");
+			});
+	}
+
+	@Test
+	void aUserRedissonClientIsUsedAndOursBacksOff() {
+		this.runner.withUserConfiguration(UserRedisson.class).run((context) -> {
+			assertThat(context).hasSingleBean(RedissonClient.class).hasBean("userRedisson");
+			LockHandle handle = context.getBean(LockEngine.class)
+				.acquire(new LockRequest("n", "k", Duration.ofSeconds(5), Duration.ZERO, true, null));
+			assertThat(RedisKeys.exists(redis, "distlock:n:k")).isTrue();
+			handle.release();
+		});
+	}
+
+	@Test
+	void aUserEngineReplacesOurs() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withUserConfiguration(UserEngine.class)
+			.run((context) -> assertThat(context).hasSingleBean(LockEngine.class)
+				.doesNotHaveBean(RedisLockEngine.class)
+				.hasBean("userEngine"));
+	}
+
+	@Test
+	void disabledCreatesNothingAndMethodsRunUnlocked() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.enabled=false")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(LockEngine.class).doesNotHaveBean(LockAdvisor.class);
+				assertThat(context.getBean(OrderService.class).shared("k", () -> RedisKeys.locks(redis))).isEmpty();
+			});
+	}
+
+	@Test
+	void aRedissonYamlFileConfiguresTheClient(@TempDir Path dir) throws IOException {
+		Path yaml = dir.resolve("redisson.yaml");
+		Files.writeString(yaml, "singleServerConfig:\n  address: \"" + redis.url() + "\"\n");
+		this.runner.withPropertyValues("distlock.redis.config=file:" + yaml)
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(OrderService.class)
+				.shared("yaml", () -> RedisKeys.locks(redis))).containsExactly("distlock:shared:yaml"));
+	}
+
+	@Test
+	void aMissingYamlFileFailsStartUpNamingIt() {
+		this.runner.withPropertyValues("distlock.redis.config=file:/nonexistent/redisson.yaml")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.redis.config")
+				.hasMessageContaining("does not exist"));
+	}
+
+	@Test
+	void withNoRedisSettingsAtAllStartUpFailsAndSaysHowToFixIt() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(DataRedisConnectionDetails.class))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("spring.data.redis.host")
+				.hasMessageContaining("distlock.redis.config")
+				.hasMessageContaining("RedissonClient"));
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aPasswordFromSpringDataRedisIsUsedAndNeverLogged(CapturedOutput output) throws Exception {
+		try (RespClient admin = redis.client()) {
+			admin.call("CONFIG", "SET", "requirepass", "s3cret-pw");
+			try {
+				this.runner.withPropertyValues(redis.springProperties())
+					.withPropertyValues("spring.data.redis.password=s3cret-pw")
+					.withUserConfiguration(Locked.class)
+					.run((context) -> assertThat(context.getBean(OrderService.class)
+						.shared("pw", () -> "entered")).isEqualTo("entered"));
+			}
+			finally {
+				admin.call("AUTH", "s3cret-pw");
+				admin.call("CONFIG", "SET", "requirepass", "");
+			}
+		}
+		assertThat(output).doesNotContain("s3cret-pw");
+	}
+
+	@Test
+	void methodsAreInterceptedWithoutAspectJAndWithoutBootsAopAutoConfiguration() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withClassLoader(new FilteredClassLoader("org.aspectj"))
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(OrderService.class)
+				.shared("no-aspectj", () -> RedisKeys.locks(redis))).containsExactly("distlock:shared:no-aspectj"));
+	}
+
+	@Test
+	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
+		List<Method> beanMethods = Stream
+			.of(DistLockAutoConfiguration.class, RedissonFromYamlConfiguration.class,
+					RedissonFromDataRedisConfiguration.class)
+			.flatMap((type) -> Arrays.stream(type.getDeclaredMethods()))
+			.filter((method) -> method.isAnnotationPresent(Bean.class))
+			.toList();
+		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(6)
+			.allSatisfy((method) -> assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
+				.as(method.toString())
+				.isTrue());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Locked {
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRedisson {
+
+		@Bean(destroyMethod = "shutdown")
+		RedissonClient userRedisson() {
+			Config config = new Config();
+			config.useSingleServer().setAddress(redis.url());
+			return Redisson.create(config);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserEngine {
+
+		@Bean
+		LockEngine userEngine() {
+			return (request) -> {
+				throw new UnsupportedOperationException("not used");
+			};
+		}
+
+	}
+
+}
