@@ -123,6 +123,9 @@ public final class RedisProcess implements RedisServer {
 	/** SIGKILL, then waits for the process to be gone. */
 	@Override
 	public void kill() {
+		if (!this.process.isAlive()) {
+			return;
+		}
 		signal("KILL");
 		try {
 			this.process.waitFor(10, TimeUnit.SECONDS);
@@ -132,7 +135,7 @@ public final class RedisProcess implements RedisServer {
 		}
 	}
 
-	/** Kills the server and starts a new one, with an empty memory, on the same port. */
+	/** Kills the server (if it still runs) and starts a new one, with an empty memory, on the same port. */
 	@Override
 	public void restart() {
 		kill();
@@ -146,9 +149,13 @@ public final class RedisProcess implements RedisServer {
 
 	private void signal(String name) {
 		try {
-			Process kill = new ProcessBuilder(List.of("kill", "-" + name, String.valueOf(pid()))).start();
+			Process kill = new ProcessBuilder(List.of("kill", "-" + name, String.valueOf(pid())))
+				.redirectErrorStream(true)
+				.start();
+			String output = new String(kill.getInputStream().readAllBytes());
 			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + name + " " + pid() + " failed");
+				throw new IllegalStateException("kill -" + name + " " + pid() + " failed: " + output + " (alive: "
+						+ this.process.isAlive() + ", log: " + log() + ")");
 			}
 		}
 		catch (IOException ex) {

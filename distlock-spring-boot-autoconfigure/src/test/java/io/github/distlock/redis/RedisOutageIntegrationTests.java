@@ -1,0 +1,166 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The engine when Redis stalls, dies and comes back, and under many waiters: bounded waits, recovery without a
+ * restart of the application, and one subscription per engine however many threads wait.
+ */
+class RedisOutageIntegrationTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.localProcess();
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	private final List<LostLock> lost = new CopyOnWriteArrayList<>();
+
+	private RedissonClient client;
+
+	private RedisLockEngine engine;
+
+	@BeforeEach
+	void start() {
+		this.client = RedisTestClients.create(redis.server(), COMMAND_TIMEOUT);
+		this.engine = new RedisLockEngine(this.client, "distlock", null, this.lost::add);
+	}
+
+	@AfterEach
+	void stop() {
+		this.engine.close();
+		this.client.shutdown(0, 2, TimeUnit.SECONDS);
+	}
+
+	private RedisProcess process() {
+		return (RedisProcess) redis.server();
+	}
+
+	private static LockRequest request(String key, Duration wait) {
+		return new LockRequest("outage", key, Duration.ofSeconds(5), wait, true, null);
+	}
+
+	@Test
+	void aPausedRedisFailsAcquisitionWithinWaitTimePlusOneCommandTimeoutAndRecovers() throws Exception {
+		this.engine.acquire(request("warm-up", Duration.ZERO)).release();
+		process().pause();
+		long start = System.nanoTime();
+		try {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> this.engine.acquire(request("p", Duration.ofSeconds(1))))
+				.satisfies((ex) -> assertThat(ex.isStoreUnavailable()).isTrue());
+		}
+		finally {
+			process().resume();
+		}
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
+			.isLessThan(Duration.ofSeconds(1).plus(COMMAND_TIMEOUT).plusMillis(700));
+		LockHandle handle = this.engine.acquire(request("p", Duration.ofSeconds(10)));
+		assertThat(handle.release()).isTrue();
+	}
+
+	@Test
+	void aRestartedRedisIsUsedAgainAndTokensKeepGrowing() throws Exception {
+		LockHandle before = this.engine.acquire(request("r", Duration.ZERO));
+		long tokenBefore = before.token();
+		before.release();
+		process().kill();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> this.engine.acquire(request("r", Duration.ofMillis(500))))
+			.satisfies((ex) -> assertThat(ex.isStoreUnavailable()).isTrue());
+		assertThat(Duration.ofNanos(System.nanoTime() - start))
+			.isLessThan(Duration.ofMillis(500).plus(COMMAND_TIMEOUT).plusMillis(700));
+		process().restart();
+		// The restarted server knows none of the engine's scripts: the engine must load them again by itself.
+		LockHandle after = this.engine.acquire(request("r", Duration.ofSeconds(15)));
+		assertThat(after.token()).isGreaterThan(tokenBefore);
+		assertThat(after.release()).isTrue();
+	}
+
+	@Test
+	void manyWaitersOnManyKeysShareOneSubscriptionAndAFewConnections() throws Exception {
+		RedissonClient otherClient = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		RedisLockEngine other = new RedisLockEngine(otherClient, "distlock", null, this.lost::add);
+		int keys = 50;
+		int waitersPerKey = 4;
+		ExecutorService pool = Executors.newFixedThreadPool(keys * waitersPerKey);
+		try {
+			List<LockHandle> held = new ArrayList<>();
+			for (int k = 0; k < keys; k++) {
+				held.add(this.engine.acquire(request("many-" + k, Duration.ZERO)));
+			}
+			List<Future<Long>> waiters = new ArrayList<>();
+			for (int k = 0; k < keys; k++) {
+				for (int w = 0; w < waitersPerKey; w++) {
+					String key = "many-" + k;
+					waiters.add(pool.submit(() -> {
+						LockHandle handle = other.acquire(request(key, Duration.ofSeconds(60)));
+						handle.release();
+						return handle.token();
+					}));
+				}
+			}
+			try (RespClient raw = redis.client()) {
+				awaitAllKeysMarked(raw, keys);
+				List<?> numsub = (List<?>) raw.call("PUBSUB", "NUMSUB", "distlock:released");
+				assertThat(numsub.get(1)).as("one subscription per engine, not per waiter").isEqualTo(2L);
+				String clients = (String) raw.call("CLIENT", "LIST");
+				assertThat(clients.lines().count()).as("connections stay bounded by the pools").isLessThan(60);
+			}
+			assertThat(waiters).noneMatch(Future::isDone);
+			for (LockHandle handle : held) {
+				assertThat(handle.release()).isTrue();
+			}
+			for (Future<Long> waiter : waiters) {
+				assertThat(waiter.get(60, TimeUnit.SECONDS)).isPositive();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+			other.close();
+			otherClient.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+		assertThat(this.lost).isEmpty();
+	}
+
+	private static void awaitAllKeysMarked(RespClient raw, int keys) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (System.nanoTime() < deadline) {
+			long marked = raw.keys("distlock:outage:many-*")
+				.stream()
+				.filter((key) -> raw.get(key).endsWith("|w"))
+				.count();
+			if (marked == keys) {
+				return;
+			}
+			Thread.sleep(10);
+		}
+		throw new AssertionError("Waiters did not queue on every key");
+	}
+
+}
