@@ -64,4 +64,10 @@ public @interface DistributedLock {
 	 */
 	String maxLease() default "";
 
+	/**
+	 * What happens when the lock is lost while the method runs. Defaults to {@code distlock.on-lost}
+	 * ({@link OnLost#ROLLBACK}).
+	 */
+	OnLost onLost() default OnLost.DEFAULT;
+
 }

@@ -1,5 +1,7 @@
 package io.github.distlock.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -13,9 +15,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.distlock.LockLostListener;
@@ -28,6 +32,7 @@ import io.github.distlock.interceptor.LockDefinitionValidator;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**
@@ -39,6 +44,8 @@ import io.github.distlock.redis.RedisLockEngine;
 @EnableConfigurationProperties(DistLockProperties.class)
 @Import({ RedissonFromYamlConfiguration.class, RedissonFromDataRedisConfiguration.class, LockProxyRegistrar.class })
 public final class DistLockAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(DistLockAutoConfiguration.class);
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockEngine.class)
@@ -54,7 +61,15 @@ public final class DistLockAutoConfiguration {
 	}
 
 	private static void notifyAll(ObjectProvider<LockLostListener> listeners, LostLock lost) {
-		listeners.orderedStream().forEach((listener) -> listener.onLockLost(lost));
+		listeners.orderedStream().forEach((listener) -> {
+			try {
+				listener.onLockLost(lost);
+			}
+			catch (RuntimeException ex) {
+				// One failing listener must not keep the others from hearing of the loss.
+				logger.warn("LockLostListener " + listener + " failed for " + lost, ex);
+			}
+		});
 	}
 
 	@Bean
@@ -62,7 +77,8 @@ public final class DistLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	static LockOperationSource lockOperationSource(Environment environment, ConfigurableBeanFactory beanFactory) {
 		DistLockProperties settings = bindEarly(environment);
-		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease());
+		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease(),
+				settings.getOnLost());
 		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
 	}
 
@@ -83,6 +99,18 @@ public final class DistLockAutoConfiguration {
 	 */
 	private static DistLockProperties bindEarly(Environment environment) {
 		return Binder.get(environment).bindOrCreate("distlock", DistLockProperties.class);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ConfigurableTransactionManager.class)
+	static class TransactionGuardConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		static LockTransactionListenerRegistrar lockTransactionListenerRegistrar() {
+			return new LockTransactionListenerRegistrar();
+		}
+
 	}
 
 	@Bean

@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
+import io.github.distlock.OnLost;
+
 /**
  * Settings of distlock, under {@code distlock.*}.
  */
@@ -36,6 +38,12 @@ public class DistLockProperties {
 	 * Default ceiling on renewal: a lock expires no later than this after it was acquired. None when unset.
 	 */
 	private Duration maxLease;
+
+	/**
+	 * Default reaction to a lock lost while its method runs: ROLLBACK (refuse the commit, then throw
+	 * LockLostException), INTERRUPT (as ROLLBACK, and interrupt the method's thread) or IGNORE (report only).
+	 */
+	private OnLost onLost = OnLost.ROLLBACK;
 
 	private final Aop aop = new Aop();
 
@@ -79,6 +87,14 @@ public class DistLockProperties {
 
 	public void setMaxLease(Duration maxLease) {
 		this.maxLease = maxLease;
+	}
+
+	public OnLost getOnLost() {
+		return this.onLost;
+	}
+
+	public void setOnLost(OnLost onLost) {
+		this.onLost = onLost;
 	}
 
 	public Aop getAop() {

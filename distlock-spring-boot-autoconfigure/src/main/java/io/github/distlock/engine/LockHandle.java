@@ -1,5 +1,7 @@
 package io.github.distlock.engine;
 
+import io.github.distlock.LostLock;
+
 /**
  * One acquisition of a lock. Not tied to a thread: any thread may release it.
  */
@@ -23,7 +25,24 @@ public interface LockHandle {
 	long leaseDeadlineNanos();
 
 	/** Whether the engine has found that this holder no longer owns the lock. */
-	boolean isLost();
+	default boolean isLost() {
+		return lossReason() != null;
+	}
+
+	/** How the lock was found lost, or null while it is held (or after a clean release). */
+	LostLock.Reason lossReason();
+
+	/**
+	 * Asks the store whether this holder still owns the lock (one round trip). A lock found not owned becomes lost
+	 * and is reported. When the store cannot be reached the answer is whether the lease is known to be alive.
+	 */
+	boolean verify();
+
+	/**
+	 * Runs the action (once, on the thread that finds the loss) if this lock is lost while held; at once if it
+	 * already is.
+	 */
+	void onLost(Runnable action);
 
 	/**
 	 * Releases the lock if this holder still owns it, and stops renewing it. Never removes another holder's lock.

@@ -1,10 +1,12 @@
 package io.github.distlock.interceptor;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 
 /**
@@ -42,9 +44,9 @@ final class HeldLocks {
 		return this.byId.get(new LockId(scope, name, key));
 	}
 
-	HeldLock add(Object scope, LockHandle handle) {
+	HeldLock add(Object scope, LockHandle handle, OnLost onLost) {
 		LockId id = new LockId(scope, handle.name(), handle.key());
-		HeldLock held = new HeldLock(this, id, handle);
+		HeldLock held = new HeldLock(this, id, handle, onLost);
 		this.byId.put(id, held);
 		return held;
 	}
@@ -67,6 +69,11 @@ final class HeldLocks {
 		}
 	}
 
+	/** Every lock this thread holds, including those whose release waits for a transaction. */
+	Collection<HeldLock> all() {
+		return this.byId.values();
+	}
+
 	/** The innermost lock of the running method, or null. */
 	HeldLock innermost() {
 		return this.stack.peek();
@@ -84,12 +91,15 @@ final class HeldLocks {
 
 		final LockHandle handle;
 
+		final OnLost onLost;
+
 		int holds;
 
-		private HeldLock(HeldLocks owner, LockId id, LockHandle handle) {
+		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost) {
 			this.owner = owner;
 			this.id = id;
 			this.handle = handle;
+			this.onLost = onLost;
 		}
 
 	}

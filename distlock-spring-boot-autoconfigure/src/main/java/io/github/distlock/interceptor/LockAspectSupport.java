@@ -8,13 +8,16 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.util.ClassUtils;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockLostException;
+import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.interceptor.HeldLocks.HeldLock;
 
 /**
  * Runs a locked method: evaluates its key, enters an already held lock or acquires it, and releases it when the
- * outermost call for that lock is done (or when the transaction that call joined completes).
+ * outermost call for that lock is done (or when the transaction that call joined completes). A lock lost on the
+ * way ends the call with {@link LockLostException} unless the method chose {@link OnLost#IGNORE}.
  * <p>
  * Knows nothing of AOP: {@link LockInterceptor} adapts it to method interception.
  */
@@ -71,18 +74,42 @@ public class LockAspectSupport {
 		String key = this.keys.evaluate(operation, target, args);
 		HeldLocks heldLocks = HeldLocks.current();
 		HeldLock held = heldLocks.find(this, operation.name(), key);
+		if (held != null && held.handle.isLost() && operation.onLost() != OnLost.IGNORE) {
+			// Entering a lock already lost would run this call unprotected from its first line.
+			throw lostException(held.handle);
+		}
 		if (held == null) {
-			held = heldLocks.add(this, acquire(operation, key));
-		}
-		heldLocks.enter(held);
-		try {
-			return invocation.proceed();
-		}
-		finally {
-			if (heldLocks.exit(held)) {
-				releaseWhenDone(held);
+			held = heldLocks.add(this, acquire(operation, key), operation.onLost());
+			if (TRANSACTIONS_PRESENT) {
+				LockOwnershipCheck.guardCurrentTransaction(held);
 			}
 		}
+		LossInterruption interruption = (operation.onLost() == OnLost.INTERRUPT)
+				? LossInterruption.arm(held.handle) : null;
+		heldLocks.enter(held);
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			exit(heldLocks, held, interruption);
+			if (interruption != null && interruption.fired() && ex instanceof InterruptedException) {
+				// The interruption was ours, so the loss is the cause the caller must see.
+				LockLostException lost = lostException(held.handle);
+				lost.addSuppressed(ex);
+				throw lost;
+			}
+			if (held.handle.isLost() && operation.onLost() != OnLost.IGNORE && !(ex instanceof LockLostException)) {
+				// The method's own exception stays the one the caller sees; the loss travels with it.
+				ex.addSuppressed(lostException(held.handle));
+			}
+			throw ex;
+		}
+		exit(heldLocks, held, interruption);
+		if (held.handle.isLost() && operation.onLost() != OnLost.IGNORE) {
+			throw lostException(held.handle);
+		}
+		return result;
 	}
 
 	private LockHandle acquire(LockOperation operation, String key) {
@@ -93,6 +120,19 @@ public class LockAspectSupport {
 			Thread.currentThread().interrupt();
 			throw new LockAcquisitionException(operation.name(), key, operation.waitTime(), ex);
 		}
+	}
+
+	private void exit(HeldLocks heldLocks, HeldLock held, LossInterruption interruption) {
+		if (interruption != null) {
+			interruption.disarm();
+		}
+		if (heldLocks.exit(held)) {
+			releaseWhenDone(held);
+		}
+	}
+
+	private static LockLostException lostException(LockHandle handle) {
+		return new LockLostException(handle.name(), handle.key(), handle.token(), handle.lossReason());
 	}
 
 	private void releaseWhenDone(HeldLock held) {

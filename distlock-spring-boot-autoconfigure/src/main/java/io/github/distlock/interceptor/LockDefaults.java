@@ -2,16 +2,24 @@ package io.github.distlock.interceptor;
 
 import java.time.Duration;
 
+import io.github.distlock.OnLost;
+
 /**
  * The values a {@code @DistributedLock} attribute takes when it is left empty.
  *
  * @param lease the default lease
  * @param waitTime the default wait time
  * @param maxLease the default renewal ceiling, or null for none
+ * @param onLost the default reaction to a lost lock
  */
-public record LockDefaults(Duration lease, Duration waitTime, Duration maxLease) {
+public record LockDefaults(Duration lease, Duration waitTime, Duration maxLease, OnLost onLost) {
 
-	/** Thirty seconds of lease, five of waiting, no ceiling. */
-	public static final LockDefaults STANDARD = new LockDefaults(Duration.ofSeconds(30), Duration.ofSeconds(5), null);
+	/** Thirty seconds of lease, five of waiting, no ceiling, roll back on a lost lock. */
+	public static final LockDefaults STANDARD = new LockDefaults(Duration.ofSeconds(30), Duration.ofSeconds(5), null,
+			OnLost.ROLLBACK);
+
+	public LockDefaults {
+		onLost = (onLost == null || onLost == OnLost.DEFAULT) ? OnLost.ROLLBACK : onLost;
+	}
 
 }

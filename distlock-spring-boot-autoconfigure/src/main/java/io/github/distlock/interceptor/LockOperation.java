@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.springframework.expression.Expression;
 
+import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 
 /**
@@ -20,9 +21,10 @@ import io.github.distlock.engine.LockRequest;
  * @param waitTime how long to wait for the lock
  * @param autoRenew whether the watchdog renews the lease
  * @param maxLease the renewal ceiling, or null for none
+ * @param onLost what a lost lock does to the call; never {@link OnLost#DEFAULT}
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
-		Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease) {
+		Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {

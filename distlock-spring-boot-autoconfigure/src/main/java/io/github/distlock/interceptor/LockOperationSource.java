@@ -22,6 +22,7 @@ import org.springframework.util.StringValueResolver;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockDefinitionException;
+import io.github.distlock.OnLost;
 
 /**
  * Finds and parses {@link DistributedLock} declarations, once per method and target class.
@@ -97,7 +98,9 @@ public class LockOperationSource {
 		Duration lease = duration(methodId, "lease", lock.lease(), this.defaults.lease(), false);
 		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), true);
 		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), false);
-		return new LockOperation(methodId, specific, name, keyText, key, lease, waitTime, lock.autoRenew(), maxLease);
+		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
+		return new LockOperation(methodId, specific, name, keyText, key, lease, waitTime, lock.autoRenew(), maxLease,
+				onLost);
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {

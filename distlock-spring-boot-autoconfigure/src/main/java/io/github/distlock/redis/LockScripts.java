@@ -33,6 +33,8 @@ final class LockScripts {
 
 	static final Script RENEW = Script.load("renew.lua");
 
+	static final Script CHECK = Script.load("check.lua");
+
 	private final RScript script;
 
 	LockScripts(RedissonClient client, Duration commandTimeout) {

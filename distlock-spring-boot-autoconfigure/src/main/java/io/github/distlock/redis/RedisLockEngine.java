@@ -165,6 +165,31 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		return false;
 	}
 
+	boolean verify(RedisLockHandle handle) {
+		if (!handle.isHeld()) {
+			return false;
+		}
+		long sentAt = System.nanoTime();
+		Long owned;
+		try {
+			owned = this.scripts.run(LockScripts.CHECK, ReturnType.LONG, List.of(handle.redisKey),
+					handle.holderPrefix);
+		}
+		catch (RedisException ex) {
+			if (sentAt - handle.leaseDeadlineNanos() < 0) {
+				// Unconfirmed, but the lease granted earlier still runs: nobody else can hold the lock yet.
+				return true;
+			}
+			lost(handle, LostLock.Reason.STORE_UNREACHABLE);
+			return false;
+		}
+		if (owned == 1L) {
+			return true;
+		}
+		lost(handle, LostLock.Reason.NOT_OWNED);
+		return false;
+	}
+
 	private void releaseQuietly(String redisKey, String holderPrefix) {
 		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LONG, List.of(redisKey), holderPrefix,
 				this.releaseChannel);
@@ -188,7 +213,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	}
 
 	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
-		if (!handle.markLost()) {
+		this.watchdog.unwatch(handle);
+		if (!handle.markLost(reason)) {
 			return;
 		}
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");

@@ -1,7 +1,10 @@
 package io.github.distlock.redis;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 
 /**
@@ -36,6 +39,10 @@ final class RedisLockHandle implements LockHandle {
 	final long maxDeadlineNanos;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private volatile LostLock.Reason lossReason;
+
+	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
 
 	private volatile long leaseDeadlineNanos;
 
@@ -87,6 +94,24 @@ final class RedisLockHandle implements LockHandle {
 	}
 
 	@Override
+	public LostLock.Reason lossReason() {
+		return this.lossReason;
+	}
+
+	@Override
+	public boolean verify() {
+		return this.engine.verify(this);
+	}
+
+	@Override
+	public void onLost(Runnable action) {
+		this.lossActions.add(action);
+		if (this.state.get() == State.LOST && this.lossActions.remove(action)) {
+			action.run();
+		}
+	}
+
+	@Override
 	public boolean release() {
 		return this.engine.release(this);
 	}
@@ -101,9 +126,21 @@ final class RedisLockHandle implements LockHandle {
 		this.leaseDeadlineNanos = sentAtNanos + ttlNanos;
 	}
 
-	/** @return whether this call moved the handle from held to lost (so the loss is reported once) */
-	boolean markLost() {
-		return this.state.compareAndSet(State.HELD, State.LOST);
+	/**
+	 * Moves the handle from held to lost and runs its loss actions.
+	 * @return whether this call did so (so the loss is reported once)
+	 */
+	boolean markLost(LostLock.Reason reason) {
+		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+			return false;
+		}
+		this.lossReason = reason;
+		for (Runnable action : this.lossActions) {
+			if (this.lossActions.remove(action)) {
+				action.run();
+			}
+		}
+		return true;
 	}
 
 	/** @return whether this call moved the handle from held to released */

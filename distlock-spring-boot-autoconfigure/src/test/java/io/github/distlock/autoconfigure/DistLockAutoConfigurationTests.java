@@ -183,12 +183,13 @@ class DistLockAutoConfigurationTests {
 	@Test
 	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
 		List<Method> beanMethods = Stream
-			.of(DistLockAutoConfiguration.class, RedissonFromYamlConfiguration.class,
+			.of(DistLockAutoConfiguration.class, DistLockAutoConfiguration.TransactionGuardConfiguration.class,
+					RedissonFromYamlConfiguration.class,
 					RedissonFromDataRedisConfiguration.class)
 			.flatMap((type) -> Arrays.stream(type.getDeclaredMethods()))
 			.filter((method) -> method.isAnnotationPresent(Bean.class))
 			.toList();
-		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(6)
+		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(7)
 			.allSatisfy((method) -> assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
 				.as(method.toString())
 				.isTrue());
