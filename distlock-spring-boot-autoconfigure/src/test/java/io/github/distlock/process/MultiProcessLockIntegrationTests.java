@@ -1,0 +1,118 @@
+package io.github.distlock.process;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.h2.tools.Server;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two application instances in two JVMs. A holder paused with SIGSTOP beyond its lease loses the lock to the other
+ * instance; when it resumes, its write is rejected by the fencing token and its transaction rolled back. Tokens
+ * taken from several threads in several processes grow in acquisition order.
+ */
+class MultiProcessLockIntegrationTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.localProcess();
+
+	private static Server database;
+
+	private static String databaseUrl;
+
+	@BeforeAll
+	static void startDatabase() throws SQLException, IOException {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		database = Server.createTcpServer("-tcpPort", String.valueOf(port), "-ifNotExists").start();
+		databaseUrl = "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:fence;DB_CLOSE_DELAY=-1";
+		JdbcTemplate jdbc = jdbc();
+		jdbc.execute("CREATE TABLE fence (id INT PRIMARY KEY, writer VARCHAR(40), last_token BIGINT)");
+		jdbc.update("INSERT INTO fence VALUES (1, 'nobody', 0)");
+	}
+
+	@AfterAll
+	static void stopDatabase() {
+		database.stop();
+	}
+
+	private static JdbcTemplate jdbc() {
+		return new JdbcTemplate(new DriverManagerDataSource(databaseUrl));
+	}
+
+	@Test
+	void aHolderPausedBeyondItsLeaseHasItsLateWriteRejectedByTheFencingToken() throws Exception {
+		try (JavaProcess holder = JavaProcess.start(LockHolderApplication.class, String.valueOf(redis.port()),
+				databaseUrl, "1s")) {
+			long holderToken = Long.parseLong(holder.awaitLine("ACQUIRED ", Duration.ofSeconds(60)).substring(9));
+			holder.signal("STOP");
+			try (ConfigurableApplicationContext instance = new SpringApplicationBuilder(
+					LockHolderApplication.Instance.class)
+				.web(WebApplicationType.NONE)
+				.properties("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"fence.url=" + databaseUrl, "fence.lease=1s", "spring.main.banner-mode=off")
+				.run()) {
+				boolean wrote = instance.getBean(LockHolderApplication.FencedWriter.class)
+					.write("second-instance", () -> {
+					});
+				assertThat(wrote).as("the second instance gets in once the paused holder's lease runs out").isTrue();
+			}
+			Map<String, Object> afterSecond = jdbc().queryForMap("SELECT writer, last_token FROM fence WHERE id = 1");
+			assertThat((Long) afterSecond.get("LAST_TOKEN")).isGreaterThan(holderToken);
+
+			holder.signal("CONT");
+			holder.send("write now");
+			assertThat(holder.awaitLine("UPDATED ", Duration.ofSeconds(30))).isEqualTo("UPDATED 0");
+			assertThat(holder.awaitLine("FAILED ", Duration.ofSeconds(30))).startsWith("FAILED LockLostException");
+			assertThat(holder.waitForExit(Duration.ofSeconds(30))).isTrue();
+			assertThat(jdbc().queryForMap("SELECT writer, last_token FROM fence WHERE id = 1"))
+				.as("written once, by the second instance only").isEqualTo(afterSecond)
+				.containsEntry("WRITER", "second-instance");
+		}
+	}
+
+	@Test
+	void tokensGrowInAcquisitionOrderAcrossThreadsAndProcesses() throws Exception {
+		int perThread = 60;
+		int threads = 3;
+		try (JavaProcess first = JavaProcess.start(TokenLoggerApplication.class, String.valueOf(redis.port()),
+				String.valueOf(perThread), String.valueOf(threads));
+				JavaProcess second = JavaProcess.start(TokenLoggerApplication.class, String.valueOf(redis.port()),
+						String.valueOf(perThread), String.valueOf(threads))) {
+			first.awaitLine("DONE", Duration.ofSeconds(120));
+			second.awaitLine("DONE", Duration.ofSeconds(120));
+			assertThat(first.transcript()).noneMatch((line) -> line.startsWith("LOST"));
+			assertThat(second.transcript()).noneMatch((line) -> line.startsWith("LOST"));
+		}
+		try (RespClient client = redis.client()) {
+			@SuppressWarnings("unchecked")
+			List<String> log = (List<String>) client.call("LRANGE", "token-log", "0", "-1");
+			client.call("DEL", "token-log");
+			assertThat(log).hasSize(2 * threads * perThread);
+			List<Long> tokens = log.stream().map(Long::valueOf).toList();
+			for (int i = 1; i < tokens.size(); i++) {
+				assertThat(tokens.get(i)).as("token %d of %d", i, tokens.size()).isGreaterThan(tokens.get(i - 1));
+			}
+		}
+	}
+
+}
