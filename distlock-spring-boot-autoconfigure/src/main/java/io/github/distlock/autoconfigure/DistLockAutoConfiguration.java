@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
@@ -86,10 +87,12 @@ public final class DistLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations, ObjectProvider<LockEngine> engine,
-			Environment environment, BeanFactory beanFactory) {
+			ObjectProvider<ObservationRegistry> observationRegistry, Environment environment,
+			BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
-				SingletonSupplier.of(engine::getObject));
+				SingletonSupplier.of(engine::getObject),
+				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
 	}
 

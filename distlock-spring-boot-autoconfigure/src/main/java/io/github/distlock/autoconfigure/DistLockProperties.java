@@ -49,6 +49,10 @@ public class DistLockProperties {
 
 	private final Redis redis = new Redis();
 
+	private final Health health = new Health();
+
+	private final Endpoint endpoint = new Endpoint();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -103,6 +107,66 @@ public class DistLockProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	public Endpoint getEndpoint() {
+		return this.endpoint;
+	}
+
+	/** The distlock health indicator. */
+	public static class Health {
+
+		/**
+		 * Longest the health check waits for Redis; a hung Redis is reported DOWN after this instead of hanging the
+		 * health endpoint.
+		 */
+		private Duration timeout = Duration.ofSeconds(1);
+
+		/**
+		 * How late lease renewal may run before health is DOWN: past it, held locks risk expiring while their work
+		 * runs.
+		 */
+		private Duration maxRenewalLag = Duration.ofSeconds(5);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public Duration getMaxRenewalLag() {
+			return this.maxRenewalLag;
+		}
+
+		public void setMaxRenewalLag(Duration maxRenewalLag) {
+			this.maxRenewalLag = maxRenewalLag;
+		}
+
+	}
+
+	/** The distlocks Actuator endpoint. */
+	public static class Endpoint {
+
+		/**
+		 * Whether the endpoint offers a DELETE operation that removes a lock whoever holds it. Off by default; when
+		 * on, it is protected like the application's other Actuator operations.
+		 */
+		private boolean forceRelease;
+
+		public boolean isForceRelease() {
+			return this.forceRelease;
+		}
+
+		public void setForceRelease(boolean forceRelease) {
+			this.forceRelease = forceRelease;
+		}
+
 	}
 
 	/** Where the lock advice sits among other advice. */

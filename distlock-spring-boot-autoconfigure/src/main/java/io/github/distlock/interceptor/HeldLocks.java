@@ -6,6 +6,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.micrometer.observation.Observation;
+
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 
@@ -44,9 +46,9 @@ final class HeldLocks {
 		return this.byId.get(new LockId(scope, name, key));
 	}
 
-	HeldLock add(Object scope, LockHandle handle, OnLost onLost) {
+	HeldLock add(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
 		LockId id = new LockId(scope, handle.name(), handle.key());
-		HeldLock held = new HeldLock(this, id, handle, onLost);
+		HeldLock held = new HeldLock(this, id, handle, onLost, observation);
 		this.byId.put(id, held);
 		return held;
 	}
@@ -93,13 +95,17 @@ final class HeldLocks {
 
 		final OnLost onLost;
 
+		/** Times the hold, from acquisition to release. */
+		final Observation observation;
+
 		int holds;
 
-		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost) {
+		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation) {
 			this.owner = owner;
 			this.id = id;
 			this.handle = handle;
 			this.onLost = onLost;
+			this.observation = observation;
 		}
 
 	}

@@ -5,6 +5,8 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.util.ClassUtils;
 
 import io.github.distlock.LockAcquisitionException;
@@ -37,10 +39,21 @@ public class LockAspectSupport {
 
 	private final TransactionBoundRelease transactionBoundRelease;
 
+	private final LockObservations observations;
+
 	/**
 	 * @param engine supplies the engine on first use, so creating the interceptor does not connect to the store
 	 */
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine) {
+		this(operations, keys, engine, () -> ObservationRegistry.NOOP);
+	}
+
+	/**
+	 * @param observationRegistry supplies the registry that waiting and holding are observed with
+	 */
+	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine,
+			Supplier<ObservationRegistry> observationRegistry) {
+		this.observations = new LockObservations(observationRegistry);
 		this.operations = operations;
 		this.keys = keys;
 		this.engine = engine;
@@ -79,7 +92,8 @@ public class LockAspectSupport {
 			throw lostException(held.handle);
 		}
 		if (held == null) {
-			held = heldLocks.add(this, acquire(operation, key), operation.onLost());
+			LockHandle handle = acquire(operation, key);
+			held = heldLocks.add(this, handle, operation.onLost(), this.observations.startHeld(operation));
 			if (TRANSACTIONS_PRESENT) {
 				LockOwnershipCheck.guardCurrentTransaction(held);
 			}
@@ -113,12 +127,26 @@ public class LockAspectSupport {
 	}
 
 	private LockHandle acquire(LockOperation operation, String key) {
+		Observation observation = this.observations.startAcquire(operation);
 		try {
-			return this.engine.get().acquire(operation.request(key));
+			LockHandle handle = this.engine.get().acquire(operation.request(key));
+			LockObservations.acquired(observation);
+			return handle;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(operation.name(), key, operation.waitTime(), ex);
+			LockAcquisitionException failure = new LockAcquisitionException(operation.name(), key,
+					operation.waitTime(), ex);
+			LockObservations.notAcquired(observation, failure);
+			throw failure;
+		}
+		catch (LockAcquisitionException ex) {
+			LockObservations.notAcquired(observation, ex);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex).stop();
+			throw ex;
 		}
 	}
 
@@ -158,6 +186,9 @@ public class LockAspectSupport {
 		catch (RuntimeException ex) {
 			// The work is done; failing the call now would misreport it. The lease frees the lock.
 			logger.warn("Could not release " + held.handle + "; it expires with its lease", ex);
+		}
+		finally {
+			LockObservations.released(held.observation, held.handle.isLost());
 		}
 	}
 

@@ -35,6 +35,10 @@ final class LockScripts {
 
 	static final Script CHECK = Script.load("check.lua");
 
+	static final Script FORCE_RELEASE = Script.load("force_release.lua");
+
+	static final Script PING = new Script("return 1", Script.sha1("return 1"));
+
 	private final RScript script;
 
 	LockScripts(RedissonClient client, Duration commandTimeout) {
@@ -75,7 +79,7 @@ final class LockScripts {
 			}
 		}
 
-		private static String sha1(String text) {
+		static String sha1(String text) {
 			try {
 				byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
 				return HexFormat.of().formatHex(digest);

@@ -32,13 +32,16 @@ final class LockWatchdog implements AutoCloseable {
 
 	private final LossReporter lossReporter;
 
+	private final LockEngineStatistics statistics;
+
 	private ScheduledFuture<?> pending;
 
 	private long pendingAtNanos = Long.MAX_VALUE;
 
-	LockWatchdog(Renewer renewer, LossReporter lossReporter) {
+	LockWatchdog(Renewer renewer, LossReporter lossReporter, LockEngineStatistics statistics) {
 		this.renewer = renewer;
 		this.lossReporter = lossReporter;
+		this.statistics = statistics;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "distlock-watchdog");
 			thread.setDaemon(true);
@@ -57,6 +60,23 @@ final class LockWatchdog implements AutoCloseable {
 
 	int watchedCount() {
 		return this.watched.size();
+	}
+
+	/** The locks being watched now: every lock the engine holds. */
+	List<RedisLockHandle> watched() {
+		return List.copyOf(this.watched);
+	}
+
+	/** How late the most overdue renewal is now (zero when the watchdog keeps up). */
+	long renewalLagNanos() {
+		long now = System.nanoTime();
+		long lag = 0;
+		for (RedisLockHandle handle : this.watched) {
+			if (handle.renewable && handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0) {
+				lag = Math.max(lag, now - (handle.renewedAtNanos + handle.leaseNanos / 3));
+			}
+		}
+		return lag;
 	}
 
 	private synchronized void wakeBy(long atNanos) {
@@ -125,8 +145,10 @@ final class LockWatchdog implements AutoCloseable {
 		List<Boolean> renewed;
 		try {
 			renewed = this.renewer.renew(renewing, ttls);
+			this.statistics.renewalBatches.increment();
 		}
 		catch (RuntimeException ex) {
+			this.statistics.renewalFailures.add(renewing.size());
 			// Unreachable for now: try again soon; the lease deadline decides when the lock counts as lost.
 			for (RedisLockHandle handle : renewing) {
 				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos / 10;
@@ -137,8 +159,10 @@ final class LockWatchdog implements AutoCloseable {
 			RedisLockHandle handle = renewing.get(i);
 			if (renewed.get(i)) {
 				handle.renewed(sentAt, ttls.get(i));
+				this.statistics.renewals.increment();
 			}
 			else {
+				this.statistics.renewalsNotOwned.increment();
 				this.watched.remove(handle);
 				this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
 			}

@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
@@ -56,6 +57,12 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	private final AtomicLong acquisitions = new AtomicLong();
 
+	private final AtomicInteger waiting = new AtomicInteger();
+
+	private final LockEngineStatistics statistics = new LockEngineStatistics();
+
+	private final RedissonClient client;
+
 	private final long maxPollNanos;
 
 	/**
@@ -80,7 +87,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
 		this.scripts = new LockScripts(client, commandTimeout);
 		this.signals = new ReleaseSignals(client, this.releaseChannel);
-		this.watchdog = new LockWatchdog(this::renew, this::lost);
+		this.watchdog = new LockWatchdog(this::renew, this::lost, this.statistics);
+		this.client = client;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
@@ -95,6 +103,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		long deadline = start + request.waitTime().toNanos();
 		boolean waits = !request.waitTime().isZero();
 		ReleaseSignals.Signal signal = waits ? this.signals.join(redisKey) : null;
+		boolean counted = false;
 		try {
 			RedisException unreachable = null;
 			while (true) {
@@ -124,6 +133,10 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 					throw new LockAcquisitionException(request.name(), request.key(),
 							Duration.ofNanos(System.nanoTime() - start), unreachable);
 				}
+				if (!counted) {
+					this.waiting.incrementAndGet();
+					counted = true;
+				}
 				long pause = (reply != null) ? Math.min(remaining, pollNanos(reply.get(1)))
 						: Math.min(remaining, UNREACHABLE_BACKOFF_NANOS);
 				if (signal != null && reply != null) {
@@ -137,6 +150,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		finally {
 			if (signal != null) {
 				this.signals.leave(redisKey);
+			}
+			if (counted) {
+				this.waiting.decrementAndGet();
 			}
 		}
 	}
@@ -217,6 +233,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		if (!handle.markLost(reason)) {
 			return;
 		}
+		this.statistics.lost.increment();
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
 		try {
 			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
@@ -226,9 +243,57 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		}
 	}
 
-	/** Locks this engine holds and renews now. */
+	/** Locks this engine holds now. */
 	public int heldCount() {
 		return this.watchdog.watchedCount();
+	}
+
+	/** A snapshot of the locks this engine holds now. */
+	public List<HeldLockView> heldLocks() {
+		long now = System.nanoTime();
+		return this.watchdog.watched()
+			.stream()
+			.filter(RedisLockHandle::isHeld)
+			.map((handle) -> new HeldLockView(handle.name(), handle.key(), handle.token(),
+					handle.holderPrefix.substring(0, handle.holderPrefix.length() - 1),
+					Duration.ofNanos(now - handle.acquiredAtNanos),
+					Duration.ofNanos(handle.leaseDeadlineNanos() - now)))
+			.toList();
+	}
+
+	/** Threads waiting for a lock in this engine now. */
+	public int waitingCount() {
+		return this.waiting.get();
+	}
+
+	/** How late the most overdue lease renewal is (zero while the watchdog keeps up). */
+	public Duration renewalLag() {
+		return Duration.ofNanos(Math.max(0, this.watchdog.renewalLagNanos()));
+	}
+
+	public LockEngineStatistics statistics() {
+		return this.statistics;
+	}
+
+	/**
+	 * One round trip to Redis, bounded by the timeout.
+	 * @return the round-trip time
+	 * @throws RedisException if Redis did not answer in time
+	 */
+	public Duration ping(Duration timeout) {
+		long start = System.nanoTime();
+		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of("ping"));
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	/**
+	 * Removes a lock whoever holds it. Its holder finds the lock lost at its next renewal.
+	 * @return whether there was such a lock
+	 */
+	public boolean forceRelease(String name, String key) {
+		Long removed = this.scripts.run(LockScripts.FORCE_RELEASE, ReturnType.LONG,
+				List.of(this.keyPrefix + ":" + name + ":" + key), this.releaseChannel);
+		return removed == 1L;
 	}
 
 	@Override

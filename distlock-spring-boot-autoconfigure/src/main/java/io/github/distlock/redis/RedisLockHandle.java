@@ -38,6 +38,8 @@ final class RedisLockHandle implements LockHandle {
 	/** Monotonic time past which the lock must not be renewed ({@code maxLease}), or {@link Long#MAX_VALUE}. */
 	final long maxDeadlineNanos;
 
+	final long acquiredAtNanos;
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private volatile LostLock.Reason lossReason;
@@ -63,6 +65,7 @@ final class RedisLockHandle implements LockHandle {
 		this.leaseNanos = leaseNanos;
 		this.renewable = renewable;
 		this.maxDeadlineNanos = maxDeadlineNanos;
+		this.acquiredAtNanos = acquiredAtNanos;
 		this.renewedAtNanos = acquiredAtNanos;
 		this.retryAtNanos = acquiredAtNanos;
 		this.leaseDeadlineNanos = acquiredAtNanos + initialLeaseNanos;

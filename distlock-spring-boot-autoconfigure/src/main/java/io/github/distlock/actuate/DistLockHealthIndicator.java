@@ -1,0 +1,58 @@
+package io.github.distlock.actuate;
+
+import java.time.Duration;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * Health of locking: UP while Redis answers within the timeout and the watchdog keeps up with renewals; DOWN
+ * otherwise. Details tell the round-trip time, how many locks this instance holds, how many it lost, and how late
+ * renewal runs. Never an address, a password or a key.
+ */
+public class DistLockHealthIndicator extends AbstractHealthIndicator {
+
+	private final RedisLockEngine engine;
+
+	private final Duration timeout;
+
+	private final Duration maxRenewalLag;
+
+	/**
+	 * @param timeout the longest the check waits for Redis, so a hung Redis cannot hang the health endpoint
+	 * @param maxRenewalLag how late renewal may run before locks are at risk and health is DOWN
+	 */
+	public DistLockHealthIndicator(RedisLockEngine engine, Duration timeout, Duration maxRenewalLag) {
+		super((ex) -> "distlock health check failed");
+		this.engine = engine;
+		this.timeout = timeout;
+		this.maxRenewalLag = maxRenewalLag;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		Duration renewalLag = this.engine.renewalLag();
+		builder.withDetail("locksHeld", this.engine.heldCount())
+			.withDetail("locksLost", this.engine.statistics().lost())
+			.withDetail("renewalLagMillis", renewalLag.toMillis());
+		try {
+			Duration roundTrip = this.engine.ping(this.timeout);
+			builder.withDetail("roundTripMillis", roundTrip.toMillis());
+		}
+		catch (RuntimeException ex) {
+			// The exception's own message may name the server; say only what an operator needs.
+			builder.down()
+				.withDetail("error", "Redis did not answer within " + this.timeout.toMillis() + " ms ("
+						+ ex.getClass().getSimpleName() + ")");
+			return;
+		}
+		if (renewalLag.compareTo(this.maxRenewalLag) > 0) {
+			builder.down().withDetail("error", "lease renewal runs " + renewalLag.toMillis() + " ms late");
+			return;
+		}
+		builder.up();
+	}
+
+}

@@ -1,0 +1,47 @@
+package io.github.distlock.actuate;
+
+import java.util.List;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+import io.github.distlock.redis.HeldLockView;
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * The {@code distlocks} endpoint: the locks this instance holds now.
+ */
+@Endpoint(id = "distlocks")
+public class DistLocksEndpoint {
+
+	private final RedisLockEngine engine;
+
+	public DistLocksEndpoint(RedisLockEngine engine) {
+		this.engine = engine;
+	}
+
+	@ReadOperation
+	public HeldLocks locks() {
+		return new HeldLocks(this.engine.heldLocks().stream().map(HeldLock::of).toList());
+	}
+
+	protected RedisLockEngine engine() {
+		return this.engine;
+	}
+
+	/** The endpoint's answer. */
+	public record HeldLocks(List<HeldLock> locks) {
+	}
+
+	/** One held lock, with durations in milliseconds. */
+	public record HeldLock(String name, String key, long token, String holder, long heldForMillis,
+			long leaseRemainingMillis) {
+
+		static HeldLock of(HeldLockView view) {
+			return new HeldLock(view.name(), view.key(), view.token(), view.holder(), view.heldFor().toMillis(),
+					view.leaseRemaining().toMillis());
+		}
+
+	}
+
+}

@@ -1,0 +1,28 @@
+package io.github.distlock.actuate;
+
+import java.util.Map;
+
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * The {@code distlocks} endpoint with a force-release operation, for a lock stuck with a live but hung holder.
+ * Used only when {@code distlock.endpoint.force-release=true}; it is then as protected as the application's other
+ * Actuator operations. The holder finds its lock lost at its next renewal.
+ */
+@Endpoint(id = "distlocks")
+public class ReleasableDistLocksEndpoint extends DistLocksEndpoint {
+
+	public ReleasableDistLocksEndpoint(RedisLockEngine engine) {
+		super(engine);
+	}
+
+	@DeleteOperation
+	public Map<String, Object> forceRelease(@Selector String name, @Selector String key) {
+		return Map.of("name", name, "released", engine().forceRelease(name, key));
+	}
+
+}

@@ -1,0 +1,30 @@
+package io.github.distlock.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.DistLockHealthIndicator;
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * The {@code distlock} health contributor, unless {@code management.health.distlock.enabled=false}.
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(RedisLockEngine.class)
+@ConditionalOnEnabledHealthIndicator("distlock")
+public final class DistLockHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
+	DistLockHealthIndicator distlockHealthIndicator(RedisLockEngine engine, DistLockProperties properties) {
+		return new DistLockHealthIndicator(engine, properties.getHealth().getTimeout(),
+				properties.getHealth().getMaxRenewalLag());
+	}
+
+}

@@ -1,0 +1,40 @@
+package io.github.distlock.autoconfigure;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.DistLocksEndpoint;
+import io.github.distlock.actuate.ReleasableDistLocksEndpoint;
+import io.github.distlock.redis.RedisLockEngine;
+
+/**
+ * The {@code distlocks} Actuator endpoint; its force-release operation only with
+ * {@code distlock.endpoint.force-release=true}.
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean(RedisLockEngine.class)
+@ConditionalOnAvailableEndpoint(DistLocksEndpoint.class)
+public final class DistLocksEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false, matchIfMissing = true)
+	DistLocksEndpoint distLocksEndpoint(RedisLockEngine engine) {
+		return new DistLocksEndpoint(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
+	ReleasableDistLocksEndpoint releasableDistLocksEndpoint(RedisLockEngine engine) {
+		return new ReleasableDistLocksEndpoint(engine);
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.github.distlock.interceptor;
+
+import java.util.function.Supplier;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import io.github.distlock.LockAcquisitionException;
+
+/**
+ * Records waiting for and holding locks through Micrometer's Observation API, so one instrumentation gives timers
+ * ({@code distlock.acquire}, {@code distlock.held}), their active long-task timers, and spans where tracing is on.
+ * Tags carry the lock name and the outcome, never the key, so their number stays bounded.
+ */
+final class LockObservations {
+
+	static final String ACQUIRE = "distlock.acquire";
+
+	static final String HELD = "distlock.held";
+
+	private final Supplier<ObservationRegistry> registry;
+
+	LockObservations(Supplier<ObservationRegistry> registry) {
+		this.registry = registry;
+	}
+
+	Observation startAcquire(LockOperation operation) {
+		return Observation.createNotStarted(ACQUIRE, this.registry.get())
+			.contextualName("distlock acquire " + operation.name())
+			.lowCardinalityKeyValue("name", operation.name())
+			.start();
+	}
+
+	static void acquired(Observation acquire) {
+		acquire.lowCardinalityKeyValue("outcome", "acquired").stop();
+	}
+
+	static void notAcquired(Observation acquire, LockAcquisitionException ex) {
+		String outcome = (ex.getCause() instanceof InterruptedException) ? "interrupted"
+				: ex.isStoreUnavailable() ? "unavailable" : "timed_out";
+		acquire.lowCardinalityKeyValue("outcome", outcome);
+		if (ex.isStoreUnavailable()) {
+			acquire.error(ex);
+		}
+		acquire.stop();
+	}
+
+	Observation startHeld(LockOperation operation) {
+		return Observation.createNotStarted(HELD, this.registry.get())
+			.contextualName("distlock held " + operation.name())
+			.lowCardinalityKeyValue("name", operation.name())
+			.start();
+	}
+
+	static void released(Observation held, boolean lost) {
+		held.lowCardinalityKeyValue("outcome", lost ? "lost" : "released").stop();
+	}
+
+}

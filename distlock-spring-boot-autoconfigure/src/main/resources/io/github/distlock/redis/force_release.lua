@@ -1,0 +1,12 @@
+-- Removes a lock whoever holds it: the operator's last resort for a lock stuck with a live but hung holder,
+-- which then finds the lock lost at its next renewal.
+--
+-- KEYS[1]  the lock key
+-- ARGV[1]  the channel that announces releases to waiters
+--
+-- Returns 1 when a lock was removed, 0 when there was none.
+if redis.call('DEL', KEYS[1]) == 1 then
+  redis.call('PUBLISH', ARGV[1], KEYS[1])
+  return 1
+end
+return 0
