@@ -1,0 +1,29 @@
+package io.github.distlock.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.distlock.sample.demo.OversellDemoRunner;
+
+/**
+ * A flash-sale shop whose purchases and payments are guarded by {@code @DistributedLock}.
+ * <p>
+ * Run it with {@code ./mvnw -pl distlock-sample-app spring-boot:run}; with the {@code oversell-demo} profile it
+ * instead races many buyers against two instances of itself, with and without the lock, and prints the result.
+ */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class SampleApplication {
+
+	public static void main(String[] args) {
+		ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class, args);
+		// The demo is a one-shot run: once its runner has printed the table the application has nothing left to do,
+		// and Redis client threads would otherwise keep the JVM alive.
+		if (context.getEnvironment().matchesProfiles(OversellDemoRunner.PROFILE)) {
+			System.exit(SpringApplication.exit(context));
+		}
+	}
+
+}

@@ -1,0 +1,48 @@
+package io.github.distlock.sample.web;
+
+import java.net.URI;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.github.distlock.sample.shop.Product;
+import io.github.distlock.sample.shop.Products;
+import io.github.distlock.sample.shop.Purchase;
+import io.github.distlock.sample.shop.StockService;
+
+/** Products and buying them. */
+@RestController
+@RequestMapping("/products")
+public class ProductController {
+
+	private final Products products;
+
+	private final StockService stock;
+
+	public ProductController(Products products, StockService stock) {
+		this.products = products;
+		this.stock = stock;
+	}
+
+	@GetMapping("/{sku}")
+	public Product product(@PathVariable String sku) {
+		return this.products.get(sku);
+	}
+
+	/** 201 with the order when bought; 409 when sold out or when the fencing token was stale. */
+	@PostMapping("/{sku}/buy")
+	public ResponseEntity<PurchaseResponse> buy(@PathVariable String sku) {
+		Purchase purchase = this.stock.buy(sku);
+		PurchaseResponse body = PurchaseResponse.of(purchase);
+		if (purchase.outcome() == Purchase.Outcome.SOLD) {
+			return ResponseEntity.created(URI.create("/orders/" + purchase.orderId())).body(body);
+		}
+		return ResponseEntity.status(HttpStatus.CONFLICT).body(body);
+	}
+
+}
