@@ -37,6 +37,8 @@ final class LockScripts {
 
 	static final Script FORCE_RELEASE = Script.load("force_release.lua");
 
+	static final Script WITHDRAW = Script.load("withdraw.lua");
+
 	static final Script PING = new Script("return 1", Script.sha1("return 1"));
 
 	private final RScript script;

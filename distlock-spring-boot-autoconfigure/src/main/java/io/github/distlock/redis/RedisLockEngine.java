@@ -38,12 +38,12 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
 	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
-	/** Pause between attempts while the store cannot be reached. */
-	private static final long UNREACHABLE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
 	private final String keyPrefix;
 
 	private final String releaseChannel;
+
+	/** Prefix of the waiter queues: apart from the lock keys, so that no lock name or key can collide with one. */
+	private final String queuePrefix;
 
 	private final LockScripts scripts;
 
@@ -84,6 +84,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
 		this.releaseChannel = keyPrefix + ":released";
+		this.queuePrefix = keyPrefix + "-waiters:";
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
 		this.scripts = new LockScripts(client, commandTimeout);
 		this.signals = new ReleaseSignals(client, this.releaseChannel);
@@ -97,83 +98,50 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
 		String redisKey = this.keyPrefix + ":" + request.name() + ":" + request.key();
+		String queueKey = this.queuePrefix + request.name() + ":" + request.key();
 		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
-		long leaseMillis = request.initialLease().toMillis();
-		long start = System.nanoTime();
-		long deadline = start + request.waitTime().toNanos();
-		boolean waits = !request.waitTime().isZero();
-		ReleaseSignals.Signal signal = waits ? this.signals.join(redisKey) : null;
-		boolean counted = false;
-		try {
-			RedisException unreachable = null;
-			while (true) {
-				long seen = (signal != null) ? signal.releases() : 0;
-				long sentAt = System.nanoTime();
-				List<Long> reply;
-				try {
-					reply = this.scripts.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(redisKey), holderPrefix,
-							leaseMillis);
-					unreachable = null;
-				}
-				catch (RedisException ex) {
-					unreachable = ex;
-					reply = null;
-				}
-				if (reply != null && reply.get(0) == 1L) {
-					RedisLockHandle handle = newHandle(request, redisKey, holderPrefix, reply.get(1), sentAt);
-					this.watchdog.watch(handle);
-					return handle;
-				}
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
-					if (unreachable != null) {
-						// The last attempt may have taken the lock without our hearing of it.
-						releaseQuietly(redisKey, holderPrefix);
-					}
-					throw new LockAcquisitionException(request.name(), request.key(),
-							Duration.ofNanos(System.nanoTime() - start), unreachable);
-				}
-				if (!counted) {
-					this.waiting.incrementAndGet();
-					counted = true;
-				}
-				long pause = (reply != null) ? Math.min(remaining, pollNanos(reply.get(1)))
-						: Math.min(remaining, UNREACHABLE_BACKOFF_NANOS);
-				if (signal != null && reply != null) {
-					signal.await(seen, pause);
-				}
-				else {
-					TimeUnit.NANOSECONDS.sleep(pause);
-				}
-			}
-		}
-		finally {
-			if (signal != null) {
-				this.signals.leave(redisKey);
-			}
-			if (counted) {
-				this.waiting.decrementAndGet();
-			}
-		}
+		RedisLockHandle handle = new RedisAcquisition(this, request, redisKey, queueKey, holderPrefix).run();
+		this.watchdog.watch(handle);
+		return handle;
 	}
 
-	private long pollNanos(long remainingTtlMillis) {
+	LockScripts scripts() {
+		return this.scripts;
+	}
+
+	ReleaseSignals signals() {
+		return this.signals;
+	}
+
+	void waitingStarted() {
+		this.waiting.incrementAndGet();
+	}
+
+	void waitingEnded() {
+		this.waiting.decrementAndGet();
+	}
+
+	long pollNanos(long remainingTtlMillis) {
 		// A TTL of -1 (none) or -2 (just gone) says nothing useful: try again soon.
 		long ttl = (remainingTtlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(remainingTtlMillis) : 0;
 		return Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(ttl, this.maxPollNanos));
 	}
 
-	private RedisLockHandle newHandle(LockRequest request, String redisKey, String holderPrefix, long token,
-			long sentAt) {
-		long maxDeadline = (request.maxLease() != null) ? sentAt + request.maxLease().toNanos() : Long.MAX_VALUE;
-		return new RedisLockHandle(this, request.name(), request.key(), redisKey, holderPrefix, token, sentAt,
-				request.initialLease().toNanos(), request.lease().toNanos(), request.autoRenew(), maxDeadline);
+	/**
+	 * @param acquiredAt local time no later than the moment the store granted the lock, from which its lease runs
+	 */
+	RedisLockHandle newHandle(LockRequest request, String redisKey, String queueKey, String holderPrefix, long token,
+			long acquiredAt) {
+		long maxDeadline = (request.maxLease() != null) ? acquiredAt + request.maxLease().toNanos() : Long.MAX_VALUE;
+		return new RedisLockHandle(this, request.name(), request.key(), redisKey, queueKey, holderPrefix, token,
+				acquiredAt, request.initialLease().toNanos(), request.lease().toNanos(), request.autoRenew(),
+				maxDeadline);
 	}
 
 	boolean release(RedisLockHandle handle) {
 		this.watchdog.unwatch(handle);
-		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG, List.of(handle.redisKey),
-				handle.holderPrefix, this.releaseChannel);
+		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG,
+				List.of(handle.redisKey, handle.queueKey), handle.holderPrefix, this.releaseChannel);
 		if (released == 1L && handle.markReleased()) {
 			return true;
 		}
@@ -206,8 +174,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		return false;
 	}
 
-	private void releaseQuietly(String redisKey, String holderPrefix) {
-		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LONG, List.of(redisKey), holderPrefix,
+	/** Releases, without waiting for the answer, a lock this holder may have been given without hearing of it. */
+	void releaseQuietly(String redisKey, String queueKey, String holderPrefix) {
+		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LONG, List.of(redisKey, queueKey), holderPrefix,
 				this.releaseChannel);
 	}
 

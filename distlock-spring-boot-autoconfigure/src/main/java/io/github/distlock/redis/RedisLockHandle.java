@@ -26,6 +26,9 @@ final class RedisLockHandle implements LockHandle {
 
 	final String redisKey;
 
+	/** The lock's waiter queue, which a release hands the lock on from. */
+	final String queueKey;
+
 	/** "<holder id>|", the prefix of the stored value that proves ownership. */
 	final String holderPrefix;
 
@@ -54,12 +57,14 @@ final class RedisLockHandle implements LockHandle {
 	/** Earliest time of the next renewal attempt after a failed one; only the watchdog writes it. */
 	volatile long retryAtNanos;
 
-	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String holderPrefix, long token,
+	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
+			String holderPrefix, long token,
 			long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
 		this.engine = engine;
 		this.name = name;
 		this.key = key;
 		this.redisKey = redisKey;
+		this.queueKey = queueKey;
 		this.holderPrefix = holderPrefix;
 		this.token = token;
 		this.leaseNanos = leaseNanos;

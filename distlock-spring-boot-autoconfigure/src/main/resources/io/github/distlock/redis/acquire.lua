@@ -1,25 +1,41 @@
--- Acquires a lock and issues its fencing token in one atomic step.
+-- Acquires a lock and issues its fencing token in one atomic step; when the lock is held, queues the caller for a
+-- direct hand-over at release.
 --
 -- KEYS[1]  the lock key
+-- KEYS[2]  the lock's waiter queue (a sorted set: member "<holder prefix><lease ms>|<wait ms>", score the time it
+--          first queued, in microseconds)
 -- ARGV[1]  the holder prefix "<holder id>|", unique to this acquisition
 -- ARGV[2]  the lease in milliseconds
+-- ARGV[3]  the queue member of this caller, or "" for a single try that does not queue
+-- ARGV[4]  how long the queue must live at least, in milliseconds (the caller's remaining wait plus a margin)
 --
--- Returns {1, token} when acquired (or when an earlier attempt of the same holder already acquired it, whose reply
--- was lost), {0, remaining ttl in ms} when another holder has the lock.
+-- Returns {1, token} when acquired now; {2, token} when the lock had already been handed to this holder (or an
+-- earlier attempt's reply was lost), the token telling when; {0, remaining ttl in ms, server time in microseconds}
+-- when another holder has it.
 --
--- The stored value is "<holder id>|<token>", followed by "|w" once a waiter has failed on it, so that release
--- publishes only when someone is listening. The token is the server clock in microseconds: it survives a restart
--- with an empty memory, and a lock is never acquired twice within one microsecond.
+-- The stored value is "<holder id>|<token>", followed by "|w" once a waiter queued, so that release looks at the
+-- queue only when there is one. The token is the server clock in microseconds: it survives a restart with an
+-- empty memory, and a lock is never acquired twice within one microsecond.
 local now = redis.call('TIME')
 local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
 if redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', token), 'NX', 'PX', ARGV[2]) then
+  if ARGV[3] ~= '' then
+    -- The lock was free (its last holder expired or was removed): leave the queue this caller may be in.
+    redis.call('ZREM', KEYS[2], ARGV[3])
+  end
   return {1, token}
 end
 local current = redis.call('GET', KEYS[1])
 if string.sub(current, 1, #ARGV[1]) == ARGV[1] then
-  return {1, tonumber(string.match(current, '^[^|]*|(%d+)'))}
+  return {2, tonumber(string.match(current, '^[^|]*|(%d+)'))}
 end
-if string.sub(current, -2) ~= '|w' then
-  redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')
+if ARGV[3] ~= '' then
+  if string.sub(current, -2) ~= '|w' then
+    redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')
+  end
+  redis.call('ZADD', KEYS[2], 'NX', token, ARGV[3])
+  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  end
 end
-return {0, redis.call('PTTL', KEYS[1])}
+return {0, redis.call('PTTL', KEYS[1]), token}

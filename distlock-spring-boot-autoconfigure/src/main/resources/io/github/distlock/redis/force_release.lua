@@ -6,7 +6,7 @@
 --
 -- Returns 1 when a lock was removed, 0 when there was none.
 if redis.call('DEL', KEYS[1]) == 1 then
-  redis.call('PUBLISH', ARGV[1], KEYS[1])
+  redis.call('PUBLISH', ARGV[1], '0 - ' .. KEYS[1])
   return 1
 end
 return 0

@@ -1,16 +1,41 @@
--- Releases a lock if, and only if, the given holder still owns it.
+-- Releases a lock if, and only if, the given holder still owns it, and hands it straight to the first waiter still
+-- waiting, so the lock is never free for a newcomer to take out of turn.
 --
 -- KEYS[1]  the lock key
+-- KEYS[2]  the lock's waiter queue (see acquire.lua)
 -- ARGV[1]  the holder prefix "<holder id>|"
--- ARGV[2]  the channel that announces releases to waiters
+-- ARGV[2]  the channel that announces hand-overs and releases to waiters
 --
--- Returns 1 when released, 0 when the lock is no longer this holder's (expired, deleted or taken by another).
+-- Returns 1 when released (or handed over), 0 when the lock is no longer this holder's (expired, deleted or taken
+-- by another). A hand-over publishes "<token> <new holder prefix> <lock key>"; a release that finds the queue
+-- empty of live waiters publishes "0 - <lock key>" so that anyone still waiting tries again.
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, #ARGV[1]) ~= ARGV[1] then
   return 0
 end
-redis.call('DEL', KEYS[1])
-if string.sub(current, -2) == '|w' then
-  redis.call('PUBLISH', ARGV[2], KEYS[1])
+if string.sub(current, -2) ~= '|w' then
+  redis.call('DEL', KEYS[1])
+  return 1
 end
-return 1
+local now = redis.call('TIME')
+local nowMillis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+while true do
+  local first = redis.call('ZPOPMIN', KEYS[2])
+  if #first == 0 then
+    redis.call('DEL', KEYS[1])
+    redis.call('PUBLISH', ARGV[2], '0 - ' .. KEYS[1])
+    return 1
+  end
+  local holder, lease, wait = string.match(first[1], '^([^|]*|)(%d+)|(%d+)$')
+  -- A waiter past its wait has given up (or died while waiting): skip it.
+  if holder and math.floor(tonumber(first[2]) / 1000) + tonumber(wait) > nowMillis then
+    local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
+    local value = holder .. string.format('%d', token)
+    if redis.call('ZCARD', KEYS[2]) > 0 then
+      value = value .. '|w'
+    end
+    redis.call('SET', KEYS[1], value, 'PX', lease)
+    redis.call('PUBLISH', ARGV[2], string.format('%d', token) .. ' ' .. holder .. ' ' .. KEYS[1])
+    return 1
+  end
+end

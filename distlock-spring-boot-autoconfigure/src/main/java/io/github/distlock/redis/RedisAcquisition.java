@@ -1,0 +1,224 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.client.RedisException;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.engine.LockRequest;
+
+/**
+ * One caller's way to a lock: attempts, queueing for a hand-over, waiting, and giving up.
+ * <p>
+ * A first attempt takes a free lock at once. When the lock is held and the caller may wait, the same attempt puts
+ * it in the lock's queue in Redis; the holder's release then hands the lock straight to the first live waiter and
+ * announces it, so a hand-over costs the waiter no further call and newcomers cannot cut in. A lost announcement
+ * only delays the waiter until its next poll, which finds the lock already handed to it.
+ */
+final class RedisAcquisition {
+
+	/** Pause between attempts while the store cannot be reached. */
+	private static final long UNREACHABLE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/** How much longer than the caller's wait its queue entry may live, for clock and delivery slack. */
+	private static final long QUEUE_TTL_MARGIN_MILLIS = 5_000;
+
+	private final RedisLockEngine engine;
+
+	private final LockRequest request;
+
+	private final String redisKey;
+
+	private final String queueKey;
+
+	private final String holderPrefix;
+
+	private final long leaseMillis;
+
+	private final long startNanos;
+
+	private final long deadlineNanos;
+
+	/** This caller's queue entry, or "" for a single try. */
+	private final String queueMember;
+
+	private boolean queued;
+
+	/** A pairing of local and server time from the last failed attempt, to date a hand-over on the local clock. */
+	private long clockSentAtNanos;
+
+	private long clockServerMicros;
+
+	RedisAcquisition(RedisLockEngine engine, LockRequest request, String redisKey, String queueKey,
+			String holderPrefix) {
+		this.engine = engine;
+		this.request = request;
+		this.redisKey = redisKey;
+		this.queueKey = queueKey;
+		this.holderPrefix = holderPrefix;
+		this.leaseMillis = request.initialLease().toMillis();
+		this.startNanos = System.nanoTime();
+		this.deadlineNanos = this.startNanos + request.waitTime().toNanos();
+		long waitMillis = request.waitTime().toMillis();
+		this.queueMember = (waitMillis > 0) ? holderPrefix + this.leaseMillis + "|" + waitMillis : "";
+		this.clockSentAtNanos = this.startNanos;
+	}
+
+	RedisLockHandle run() throws InterruptedException {
+		if (this.queueMember.isEmpty()) {
+			return attemptOnce();
+		}
+		ReleaseSignals.Signal signal = this.engine.signals().join(this.redisKey, this.holderPrefix);
+		try {
+			return waitFor(signal);
+		}
+		catch (InterruptedException ex) {
+			giveUp();
+			throw ex;
+		}
+		finally {
+			this.engine.signals().leave(this.redisKey, signal, this.holderPrefix);
+		}
+	}
+
+	private RedisLockHandle attemptOnce() {
+		long sentAt = System.nanoTime();
+		try {
+			List<Long> reply = attempt();
+			if (reply.get(0) != 0L) {
+				return acquired(reply, sentAt);
+			}
+			throw timedOut(null);
+		}
+		catch (RedisException ex) {
+			this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			throw timedOut(ex);
+		}
+	}
+
+	private RedisLockHandle waitFor(ReleaseSignals.Signal signal) throws InterruptedException {
+		boolean waiting = false;
+		try {
+			while (true) {
+				long seen = signal.releases();
+				long sentAt = System.nanoTime();
+				List<Long> reply;
+				RedisException unreachable = null;
+				try {
+					reply = attempt();
+				}
+				catch (RedisException ex) {
+					reply = null;
+					unreachable = ex;
+				}
+				if (reply != null && reply.get(0) != 0L) {
+					return acquired(reply, sentAt);
+				}
+				if (reply != null) {
+					this.queued = true;
+					this.clockSentAtNanos = sentAt;
+					this.clockServerMicros = reply.get(2);
+				}
+				long remaining = this.deadlineNanos - System.nanoTime();
+				if (remaining <= 0) {
+					return lastChance(unreachable);
+				}
+				if (!waiting) {
+					this.engine.waitingStarted();
+					waiting = true;
+				}
+				if (reply == null) {
+					TimeUnit.NANOSECONDS.sleep(Math.min(remaining, UNREACHABLE_BACKOFF_NANOS));
+					continue;
+				}
+				long pause = Math.min(remaining, this.engine.pollNanos(reply.get(1)));
+				long token = signal.await(this.holderPrefix, seen, pause);
+				if (token != 0) {
+					return handedOver(token);
+				}
+			}
+		}
+		finally {
+			if (waiting) {
+				this.engine.waitingEnded();
+			}
+		}
+	}
+
+	private List<Long> attempt() {
+		long queueTtl = TimeUnit.NANOSECONDS.toMillis(Math.max(0, this.deadlineNanos - System.nanoTime()))
+				+ QUEUE_TTL_MARGIN_MILLIS;
+		return this.engine.scripts()
+			.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(this.redisKey, this.queueKey), this.holderPrefix,
+					this.leaseMillis, this.queueMember, queueTtl);
+	}
+
+	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
+	private RedisLockHandle lastChance(RedisException unreachable) {
+		if (this.queued || unreachable != null) {
+			try {
+				Long token = withdraw();
+				if (token != 0) {
+					return handedOver(token);
+				}
+			}
+			catch (RedisException ex) {
+				if (unreachable == null) {
+					unreachable = ex;
+				}
+				// The last attempt may have taken the lock without our hearing of it.
+				this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			}
+		}
+		throw timedOut(unreachable);
+	}
+
+	/** Stops waiting for good (interrupted, or failed): a hand-over that raced with us is passed on at once. */
+	private void giveUp() {
+		if (!this.queued) {
+			return;
+		}
+		try {
+			if (withdraw() != 0) {
+				this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			}
+		}
+		catch (RedisException ex) {
+			// Unreachable: the queue entry expires with the caller's wait, and a hand-over with its lease.
+		}
+	}
+
+	private Long withdraw() {
+		return this.engine.scripts()
+			.run(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey), this.holderPrefix,
+					this.queueMember);
+	}
+
+	private RedisLockHandle acquired(List<Long> reply, long sentAt) {
+		return (reply.get(0) == 1L) ? this.engine.newHandle(this.request, this.redisKey, this.queueKey,
+				this.holderPrefix, reply.get(1), sentAt) : handedOver(reply.get(1));
+	}
+
+	/**
+	 * A lock handed to this caller by a release: its lease started when the releasing script ran, which the token
+	 * dates on the server's clock. Mapped onto the local clock through the last failed attempt, whose send time is
+	 * no later than the server time it reported, the start is estimated early, so the lease deadline is never
+	 * overstated.
+	 */
+	private RedisLockHandle handedOver(long token) {
+		long now = System.nanoTime();
+		long mapped = this.clockSentAtNanos + (token - this.clockServerMicros) * 1000;
+		long grantedAt = (this.clockServerMicros == 0) ? this.startNanos
+				: Math.max(this.clockSentAtNanos, Math.min(mapped, now));
+		return this.engine.newHandle(this.request, this.redisKey, this.queueKey, this.holderPrefix, token, grantedAt);
+	}
+
+	private LockAcquisitionException timedOut(RedisException unreachable) {
+		return new LockAcquisitionException(this.request.name(), this.request.key(),
+				Duration.ofNanos(System.nanoTime() - this.startNanos), unreachable);
+	}
+
+}

@@ -1,0 +1,223 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The waiter queue: a release hands the lock to the first live waiter, in the order they queued, across engines, at
+ * no further cost to the waiter; waiters that give up, are interrupted or die leave no lasting trace.
+ */
+class RedisHandOverIntegrationTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.anyServer();
+
+	private static final String LOCK = "distlock:handover:k";
+
+	private static final String QUEUE = "distlock-waiters:handover:k";
+
+	private final List<RedissonClient> clients = new ArrayList<>();
+
+	private final List<RedisLockEngine> engines = new ArrayList<>();
+
+	private final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
+
+	private ExecutorService executor;
+
+	@BeforeEach
+	void start() {
+		this.executor = Executors.newCachedThreadPool();
+	}
+
+	@AfterEach
+	void stop() throws InterruptedException {
+		this.executor.shutdownNow();
+		this.executor.awaitTermination(10, TimeUnit.SECONDS);
+		this.engines.forEach(RedisLockEngine::close);
+		this.clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+		assertThat(this.lost).isEmpty();
+	}
+
+	/** An engine whose waiters poll only every 30 s, so that a hand-over not announced would show. */
+	private RedisLockEngine engine() {
+		return engine(Duration.ofSeconds(30));
+	}
+
+	private RedisLockEngine engine(Duration maxPoll) {
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, this.lost::add, maxPoll);
+		this.clients.add(client);
+		this.engines.add(engine);
+		return engine;
+	}
+
+	private static LockRequest request(Duration wait) {
+		return new LockRequest("handover", "k", Duration.ofSeconds(30), wait, true, null);
+	}
+
+	private static long queued() {
+		try (RespClient client = redis.client()) {
+			return (Long) client.call("ZCARD", QUEUE);
+		}
+	}
+
+	private static void awaitQueued(long count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (queued() != count) {
+			assertThat(System.nanoTime()).as("%d waiters queued", count).isLessThan(deadline);
+			Thread.sleep(5);
+		}
+	}
+
+	@Test
+	void waitersFromSeveralEnginesGetTheLockInTheOrderTheyQueued() throws Exception {
+		List<RedisLockEngine> engines = List.of(engine(), engine(), engine());
+		LockHandle first = engines.get(0).acquire(request(Duration.ZERO));
+		List<String> order = new CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (int i = 1; i <= 4; i++) {
+			String name = "waiter-" + i;
+			RedisLockEngine engine = engines.get(i % engines.size());
+			waiters.add(this.executor.submit(() -> {
+				LockHandle handle = engine.acquire(request(Duration.ofSeconds(30)));
+				order.add(name);
+				assertThat(handle.release()).isTrue();
+				return null;
+			}));
+			awaitQueued(i);
+		}
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.as("a newcomer cannot cut in while others queue")
+			.isThrownBy(() -> engines.get(2).acquire(request(Duration.ZERO)));
+		assertThat(first.release()).isTrue();
+		for (Future<?> waiter : waiters) {
+			waiter.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(order).containsExactly("waiter-1", "waiter-2", "waiter-3", "waiter-4");
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	@Test
+	void aHandOverCostsTheWaiterNoFurtherCall() throws Exception {
+		RedisLockEngine holderEngine = engine();
+		RedisLockEngine waiterEngine = engine();
+		// Warm up, so that every script is in the server's cache and no call is repeated as EVAL.
+		for (int i = 0; i < 2; i++) {
+			LockHandle held = holderEngine.acquire(request(Duration.ZERO));
+			Future<LockHandle> waiter = this.executor.submit(() -> waiterEngine.acquire(request(Duration.ofSeconds(30))));
+			awaitQueued(1);
+			long before = scriptCalls();
+			held.release();
+			LockHandle next = waiter.get(10, TimeUnit.SECONDS);
+			long after = scriptCalls();
+			next.release();
+			if (i == 1) {
+				assertThat(after - before).as("the holder's release alone, the hand-over included").isEqualTo(1);
+			}
+		}
+	}
+
+	private static long scriptCalls() {
+		try (RespClient client = redis.client()) {
+			String stats = (String) client.call("INFO", "commandstats");
+			long calls = 0;
+			Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+			while (matcher.find()) {
+				calls += Long.parseLong(matcher.group(2));
+			}
+			return calls;
+		}
+	}
+
+	@Test
+	void aWaiterWhoseWaitRunsOutLeavesTheQueue() throws Exception {
+		RedisLockEngine engine = engine();
+		LockHandle held = engine.acquire(request(Duration.ZERO));
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> engine().acquire(request(Duration.ofMillis(300))));
+		assertThat(queued()).isZero();
+		assertThat(held.release()).isTrue();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	@Test
+	void anInterruptedWaiterLeavesTheQueueAndHoldsNothing() throws Exception {
+		RedisLockEngine engine = engine();
+		LockHandle held = engine.acquire(request(Duration.ZERO));
+		Future<LockHandle> waiter = this.executor.submit(() -> engine().acquire(request(Duration.ofSeconds(30))));
+		awaitQueued(1);
+		waiter.cancel(true);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (queued() != 0 && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+		assertThat(queued()).isZero();
+		assertThat(held.release()).isTrue();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	@Test
+	void aWaiterThatDiedInTheQueueCostsOthersAtMostItsLeaseAndOnePoll() throws Exception {
+		RedisLockEngine engine = engine();
+		LockHandle held = engine.acquire(request(Duration.ZERO));
+		try (RespClient client = redis.client()) {
+			// A waiter of a process that is gone: queued with a long wait and a 500 ms lease, never to answer.
+			List<?> time = (List<?>) client.call("TIME");
+			long queuedAt = Long.parseLong((String) time.get(0)) * 1_000_000 + Long.parseLong((String) time.get(1));
+			client.call("SET", LOCK, client.get(LOCK) + "|w", "KEEPTTL");
+			client.call("ZADD", QUEUE, String.valueOf(queuedAt), "dead-engine:1|500|60000");
+		}
+		// Nobody announces the end of a lease that runs out: the live waiter notices at its next poll.
+		RedisLockEngine defaultPolling = engine(RedisLockEngine.DEFAULT_MAX_POLL);
+		Future<LockHandle> live = this.executor.submit(() -> defaultPolling.acquire(request(Duration.ofSeconds(10))));
+		awaitQueued(2);
+		long released = System.nanoTime();
+		assertThat(held.release()).isTrue();
+		try (RespClient client = redis.client()) {
+			assertThat(client.get(LOCK)).startsWith("dead-engine:1|");
+		}
+		LockHandle next = live.get(10, TimeUnit.SECONDS);
+		assertThat(Duration.ofNanos(System.nanoTime() - released))
+			.isLessThan(Duration.ofMillis(500).plus(RedisLockEngine.DEFAULT_MAX_POLL).plusMillis(1000));
+		assertThat(next.release()).isTrue();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	/** Keys of this test's lock and queue left in Redis. */
+	static final class RedisKeys {
+
+		static List<String> all() {
+			try (RespClient client = redis.client()) {
+				return client.keys("distlock*");
+			}
+		}
+
+	}
+
+}
