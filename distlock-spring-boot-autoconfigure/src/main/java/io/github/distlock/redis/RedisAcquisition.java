@@ -153,7 +153,7 @@ final class RedisAcquisition {
 				+ QUEUE_TTL_MARGIN_MILLIS;
 		return this.engine.scripts()
 			.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(this.redisKey, this.queueKey), this.holderPrefix,
-					this.leaseMillis, this.queueMember, queueTtl);
+					this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
 	}
 
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */

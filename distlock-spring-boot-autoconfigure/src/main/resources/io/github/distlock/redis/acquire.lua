@@ -8,6 +8,7 @@
 -- ARGV[2]  the lease in milliseconds
 -- ARGV[3]  the queue member of this caller, or "" for a single try that does not queue
 -- ARGV[4]  how long the queue must live at least, in milliseconds (the caller's remaining wait plus a margin)
+-- ARGV[5]  "1" when this caller queued in an earlier attempt, else "0"
 --
 -- Returns {1, token} when acquired now; {2, token} when the lock had already been handed to this holder (or an
 -- earlier attempt's reply was lost), the token telling when; {0, remaining ttl in ms, server time in microseconds}
@@ -19,9 +20,13 @@
 local now = redis.call('TIME')
 local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
 if redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', token), 'NX', 'PX', ARGV[2]) then
-  if ARGV[3] ~= '' then
-    -- The lock was free (its last holder expired or was removed): leave the queue this caller may be in.
+  if ARGV[5] == '1' then
+    -- The lock was free although this caller queued (its last holder expired or was removed): leave the queue,
+    -- and keep the mark for those still in it, so that this holder's release hands over to them.
     redis.call('ZREM', KEYS[2], ARGV[3])
+    if redis.call('ZCARD', KEYS[2]) > 0 then
+      redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', token) .. '|w', 'KEEPTTL')
+    end
   end
   return {1, token}
 end

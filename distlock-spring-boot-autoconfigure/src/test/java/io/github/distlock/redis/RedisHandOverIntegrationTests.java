@@ -209,6 +209,37 @@ class RedisHandOverIntegrationTests {
 		assertThat(RedisKeys.all()).isEmpty();
 	}
 
+	@Test
+	void whenALeaseRunsOutWithWaitersQueuedTheNextHolderStillHandsOverToTheRest() throws Exception {
+		RedisLockEngine engine = engine(RedisLockEngine.DEFAULT_MAX_POLL);
+		LockHandle expiring = engine.acquire(new LockRequest("handover", "k", Duration.ofMillis(300), Duration.ZERO,
+				false, null));
+		List<String> valuesWhileHeld = new CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			waiters.add(this.executor.submit(() -> {
+				LockHandle handle = engine.acquire(request(Duration.ofSeconds(10)));
+				try (RespClient client = redis.client()) {
+					valuesWhileHeld.add(client.get(LOCK));
+				}
+				assertThat(handle.release()).isTrue();
+				return null;
+			}));
+		}
+		awaitQueued(2);
+		for (Future<?> waiter : waiters) {
+			waiter.get(10, TimeUnit.SECONDS);
+		}
+		assertThat(valuesWhileHeld).hasSize(2);
+		assertThat(valuesWhileHeld.get(0)).as("the first waiter in, by poll after the lease ran out, keeps the mark")
+			.endsWith("|w");
+		assertThat(this.lost.poll(1, TimeUnit.SECONDS)).extracting(LostLock::reason)
+			.isEqualTo(LostLock.Reason.LEASE_EXPIRED);
+		assertThat(expiring.release()).isFalse();
+		this.lost.clear();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
 	/** Keys of this test's lock and queue left in Redis. */
 	static final class RedisKeys {
 
