@@ -85,6 +85,10 @@ final class RedisAcquisition {
 	}
 
 	private RedisLockHandle attemptOnce() {
+		if (this.engine.heldHere(this.redisKey)) {
+			// Held in this very engine, within its lease: the answer is known without a round trip.
+			throw timedOut(null);
+		}
 		long sentAt = System.nanoTime();
 		try {
 			List<Long> reply = attempt();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,6 +62,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	private final LockEngineStatistics statistics = new LockEngineStatistics();
 
+	/** The lock key of every lock this engine holds, so a single try on one of them needs no round trip. */
+	private final ConcurrentHashMap<String, RedisLockHandle> heldHere = new ConcurrentHashMap<>();
+
 	private final RedissonClient client;
 
 	private final long maxPollNanos;
@@ -101,8 +105,15 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		String queueKey = this.queuePrefix + request.name() + ":" + request.key();
 		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
 		RedisLockHandle handle = new RedisAcquisition(this, request, redisKey, queueKey, holderPrefix).run();
+		this.heldHere.put(redisKey, handle);
 		this.watchdog.watch(handle);
 		return handle;
+	}
+
+	/** Whether this engine holds the lock, as far as it knows without asking Redis. */
+	boolean heldHere(String redisKey) {
+		RedisLockHandle handle = this.heldHere.get(redisKey);
+		return handle != null && handle.isHeld() && System.nanoTime() - handle.leaseDeadlineNanos() < 0;
 	}
 
 	LockScripts scripts() {
@@ -140,6 +151,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	boolean release(RedisLockHandle handle) {
 		this.watchdog.unwatch(handle);
+		this.heldHere.remove(handle.redisKey, handle);
 		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG,
 				List.of(handle.redisKey, handle.queueKey), handle.holderPrefix, this.releaseChannel);
 		if (released == 1L && handle.markReleased()) {
@@ -199,6 +211,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
 		this.watchdog.unwatch(handle);
+		this.heldHere.remove(handle.redisKey, handle);
 		if (!handle.markLost(reason)) {
 			return;
 		}

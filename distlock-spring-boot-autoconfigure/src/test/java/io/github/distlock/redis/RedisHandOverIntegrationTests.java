@@ -240,6 +240,25 @@ class RedisHandOverIntegrationTests {
 		assertThat(RedisKeys.all()).isEmpty();
 	}
 
+	@Test
+	void aSingleTryOnALockHeldInTheSameEngineCostsNoRoundTrip() throws Exception {
+		RedisLockEngine engine = engine();
+		RedisLockEngine other = engine();
+		LockHandle held = engine.acquire(request(Duration.ZERO));
+		long before = scriptCalls();
+		for (int i = 0; i < 5; i++) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> engine.acquire(request(Duration.ZERO)));
+		}
+		assertThat(scriptCalls()).isEqualTo(before);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.as("another engine asks Redis, once")
+			.isThrownBy(() -> other.acquire(request(Duration.ZERO)));
+		assertThat(scriptCalls()).isEqualTo(before + 1);
+		assertThat(held.release()).isTrue();
+		engine.acquire(request(Duration.ZERO)).release();
+	}
+
 	/** Keys of this test's lock and queue left in Redis. */
 	static final class RedisKeys {
 
