@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.redis.RedisLockEngine;
@@ -17,14 +18,20 @@ import io.github.distlock.redis.RedisLockEngine;
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(RedisLockEngine.class)
-@ConditionalOnEnabledHealthIndicator("distlock")
 public final class DistLockHealthContributorAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
-	DistLockHealthIndicator distlockHealthIndicator(RedisLockEngine engine, DistLockProperties properties) {
-		return new DistLockHealthIndicator(engine, properties.getHealth().getTimeout(),
-				properties.getHealth().getMaxRenewalLag());
+	/** Nested, so that its condition (from the health module) is read only once that module is known present. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnEnabledHealthIndicator("distlock")
+	static class HealthIndicatorConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "distlockHealthIndicator")
+		DistLockHealthIndicator distlockHealthIndicator(RedisLockEngine engine, DistLockProperties properties) {
+			return new DistLockHealthIndicator(engine, properties.getHealth().getTimeout(),
+					properties.getHealth().getMaxRenewalLag());
+		}
+
 	}
 
 }

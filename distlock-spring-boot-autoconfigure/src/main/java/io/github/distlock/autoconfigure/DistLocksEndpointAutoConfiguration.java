@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.actuate.DistLocksEndpoint;
 import io.github.distlock.actuate.ReleasableDistLocksEndpoint;
@@ -18,23 +19,30 @@ import io.github.distlock.redis.RedisLockEngine;
  * {@code distlock.endpoint.force-release=true}.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
-@ConditionalOnClass(Endpoint.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(RedisLockEngine.class)
-@ConditionalOnAvailableEndpoint(DistLocksEndpoint.class)
 public final class DistLocksEndpointAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false, matchIfMissing = true)
-	DistLocksEndpoint distLocksEndpoint(RedisLockEngine engine) {
-		return new DistLocksEndpoint(engine);
-	}
+	/** Nested, so that its condition (from Actuator) is read only once Actuator is known present. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnAvailableEndpoint(DistLocksEndpoint.class)
+	static class EndpointConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
-	ReleasableDistLocksEndpoint releasableDistLocksEndpoint(RedisLockEngine engine) {
-		return new ReleasableDistLocksEndpoint(engine);
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false,
+				matchIfMissing = true)
+		DistLocksEndpoint distLocksEndpoint(RedisLockEngine engine) {
+			return new DistLocksEndpoint(engine);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
+		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(RedisLockEngine engine) {
+			return new ReleasableDistLocksEndpoint(engine);
+		}
+
 	}
 
 }

@@ -28,8 +28,9 @@ import io.github.distlock.engine.LockRequest;
  * and pub/sub.
  * <p>
  * A lock is one string key, {@code <prefix>:<name>:<key>}, holding {@code <holder id>|<fencing token>} with the
- * lease as its TTL. Acquisition and release are one script call each; waiters sleep until a release is announced
- * on one shared channel; one watchdog renews every held lock in batches.
+ * lease as its TTL. Acquisition and release are one script call each; a release hands the lock straight to the first
+ * waiter of the lock's queue ({@link RedisAcquisition}) and announces it on one shared channel; one watchdog renews
+ * every held lock in batches.
  */
 public final class RedisLockEngine implements LockEngine, AutoCloseable {
 

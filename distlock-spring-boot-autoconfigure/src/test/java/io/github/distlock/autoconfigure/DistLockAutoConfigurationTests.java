@@ -184,15 +184,36 @@ class DistLockAutoConfigurationTests {
 	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
 		List<Method> beanMethods = Stream
 			.of(DistLockAutoConfiguration.class, DistLockAutoConfiguration.TransactionGuardConfiguration.class,
-					RedissonFromYamlConfiguration.class,
+					DistLockMetricsAutoConfiguration.class,
+					DistLockHealthContributorAutoConfiguration.HealthIndicatorConfiguration.class,
+					DistLocksEndpointAutoConfiguration.EndpointConfiguration.class, RedissonFromYamlConfiguration.class,
 					RedissonFromDataRedisConfiguration.class)
 			.flatMap((type) -> Arrays.stream(type.getDeclaredMethods()))
 			.filter((method) -> method.isAnnotationPresent(Bean.class))
 			.toList();
-		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(7)
+		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(12)
 			.allSatisfy((method) -> assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
 				.as(method.toString())
 				.isTrue());
+	}
+
+	@Test
+	void withoutMicrometerLockingWorksWithNoInstrumentation() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockMetricsAutoConfiguration.class, DistLockHealthContributorAutoConfiguration.class,
+					DistLocksEndpointAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("io.micrometer.core", "org.springframework.boot.actuate",
+					"org.springframework.boot.health"))
+			.withPropertyValues(redis.springProperties())
+			.withUserConfiguration(Locked.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("distLockMeterBinder")
+					.doesNotHaveBean("distlockHealthIndicator")
+					.doesNotHaveBean("distLocksEndpoint");
+				assertThat(context.getBean(OrderService.class).shared("plain", () -> RedisKeys.locks(redis)))
+					.containsExactly("distlock:shared:plain");
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)
