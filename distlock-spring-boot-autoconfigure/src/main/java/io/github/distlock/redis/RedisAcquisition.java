@@ -162,7 +162,16 @@ final class RedisAcquisition {
 
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
 	private RedisLockHandle lastChance(RedisException unreachable) {
-		if (this.queued || unreachable != null) {
+		if (unreachable != null) {
+			// Another blocking call could double the wait past its bound: leave the queue, and pass on a lock the
+			// last attempt may have taken unheard, without waiting for the answers.
+			this.engine.scripts()
+				.runAsync(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey),
+						this.holderPrefix, this.queueMember);
+			this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			throw timedOut(unreachable);
+		}
+		if (this.queued) {
 			try {
 				Long token = withdraw();
 				if (token != 0) {
@@ -170,14 +179,12 @@ final class RedisAcquisition {
 				}
 			}
 			catch (RedisException ex) {
-				if (unreachable == null) {
-					unreachable = ex;
-				}
-				// The last attempt may have taken the lock without our hearing of it.
+				// A hand-over may have raced with the withdrawal unheard: pass it on.
 				this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+				throw timedOut(ex);
 			}
 		}
-		throw timedOut(unreachable);
+		throw timedOut(null);
 	}
 
 	/** Stops waiting for good (interrupted, or failed): a hand-over that raced with us is passed on at once. */

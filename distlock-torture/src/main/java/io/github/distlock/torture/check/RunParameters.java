@@ -1,0 +1,39 @@
+package io.github.distlock.torture.check;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The settings a run was made with, as far as the checker needs them.
+ *
+ * @param lease the lock lease
+ * @param waitTime the wait time of every call
+ * @param commandTimeout the Redis command timeout of the workers
+ * @param longestHold the longest hold a section asks for
+ * @param loadStartNanos when the load began
+ * @param loadEndNanos when the workers stopped starting calls
+ * @param workers the names of the workers started
+ * @param description a one-line summary for the report
+ */
+public record RunParameters(Duration lease, Duration waitTime, Duration commandTimeout, Duration longestHold,
+		long loadStartNanos, long loadEndNanos, List<String> workers, String description) {
+
+	/**
+	 * How long after a fault its effects may still show: a section that began before it runs on for up to the
+	 * longest hold, and an expiring lease takes one more lease; a second for the scheduling of a busy machine.
+	 */
+	public long settleNanos() {
+		return this.longestHold.plus(this.lease).plusSeconds(1).toNanos();
+	}
+
+	/** The longest a call may wait for a lock: its wait time, one command timeout, and 400 ms for thread scheduling. */
+	public long waitBoundNanos() {
+		return this.waitTime.plus(this.commandTimeout).plusMillis(400).toNanos();
+	}
+
+	/** The longest a release may take: one command timeout (two after a restart), and a second of scheduling. */
+	public long releaseBoundNanos() {
+		return this.commandTimeout.multipliedBy(2).plusSeconds(1).toNanos();
+	}
+
+}

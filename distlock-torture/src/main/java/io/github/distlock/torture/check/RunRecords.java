@@ -1,0 +1,96 @@
+package io.github.distlock.torture.check;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Everything a run left behind, read back: the workers' histories, the fence's log, the keyspace notifications,
+ * the faults and the lock keys still in Redis at the end.
+ *
+ * @param parameters the run's settings
+ * @param acquisitions every acquisition, in no particular order
+ * @param timeouts every call that did not get its lock
+ * @param failures calls that failed before holding the lock, for another reason than a timeout
+ * @param lossReports every loss reported to a listener
+ * @param finishedWorkers the workers whose history ends with {@code finished}
+ * @param fenceWrites the fence's log, in the order the fence ran the writes
+ * @param keyspace the keyspace recorder's events, in arrival order
+ * @param faults the faults injected, in order
+ * @param keysLeft lock keys in Redis after the workers stopped and leases ran out
+ * @param lockKeyPrefix the Redis key prefix of a lock key ({@code distlock:torture:})
+ */
+public record RunRecords(RunParameters parameters, List<Acquisition> acquisitions, List<Timeout> timeouts,
+		List<String> failures, List<LossReport> lossReports, Set<String> finishedWorkers,
+		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft,
+		String lockKeyPrefix) {
+
+	/** The kill of a worker, if it was killed. */
+	public Optional<FaultRecord> killOf(String worker) {
+		return this.faults.stream().filter((fault) -> fault.strikes(worker, "worker_kill")).findFirst();
+	}
+
+	/** Whether a fault paused this worker at some moment between the two times. */
+	public boolean pausedBetween(String worker, long fromNanos, long toNanos) {
+		return this.faults.stream()
+			.anyMatch((fault) -> fault.strikes(worker, "worker_pause") && fault.startNanos() - toNanos <= 0
+					&& fromNanos - fault.endNanos() <= 0);
+	}
+
+	/** The fault whose effects may still show in this span, if any. */
+	public Optional<FaultRecord> faultAround(long fromNanos, long toNanos) {
+		long settle = this.parameters.settleNanos();
+		return this.faults.stream()
+			.filter((fault) -> fault.startNanos() - toNanos <= 0 && fromNanos - (fault.endNanos() + settle) <= 0)
+			.findFirst();
+	}
+
+	/** Whether the library told the worker of this acquisition that it lost the lock. */
+	public boolean reportedLost(Acquisition acquisition) {
+		if (acquisition.ending() != null && acquisition.ending().lost()) {
+			return true;
+		}
+		return this.lossReports.stream()
+			.anyMatch((report) -> report.worker().equals(acquisition.worker())
+					&& report.key().equals(acquisition.key()) && report.token() == acquisition.token());
+	}
+
+	/** Whether the fence refused a write of this acquisition. */
+	public boolean fencedOff(Acquisition acquisition) {
+		return this.fenceWrites.stream()
+			.anyMatch((write) -> !write.accepted() && write.writer().equals(acquisition.writer()));
+	}
+
+	/**
+	 * Until when the worker believed it held this lock: to the end of its section; for a killed worker's
+	 * unfinished call, to the kill; for a call that never ended otherwise, to the end of the records.
+	 */
+	public long believedUntil(Acquisition acquisition) {
+		if (acquisition.ending() != null) {
+			return acquisition.ending().endNanos();
+		}
+		return killOf(acquisition.worker()).map(FaultRecord::startNanos).orElse(lastNanos());
+	}
+
+	/** The last moment anything was recorded. */
+	public long lastNanos() {
+		long last = this.parameters.loadEndNanos();
+		for (Acquisition acquisition : this.acquisitions) {
+			if (acquisition.ending() != null) {
+				last = Math.max(last, acquisition.ending().returnedNanos());
+			}
+			last = Math.max(last, acquisition.acquiredNanos());
+		}
+		return last;
+	}
+
+	/** Acquisitions by lock key. */
+	public Map<String, List<Acquisition>> byKey() {
+		return this.acquisitions.stream()
+			.collect(Collectors.groupingBy(Acquisition::key, TreeMap::new, Collectors.toList()));
+	}
+
+}

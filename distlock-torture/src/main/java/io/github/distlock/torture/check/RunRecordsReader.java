@@ -1,0 +1,136 @@
+package io.github.distlock.torture.check;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import io.github.distlock.torture.history.HistoryFiles;
+import io.github.distlock.torture.history.HistoryLine;
+
+/**
+ * Reads a run directory: {@code run.properties}, {@code history-*.log}, {@code fence.log}, {@code keyspace.log},
+ * {@code faults.log} and {@code keys-at-end.log}. Plain file parsing: nothing here comes from the library.
+ */
+public final class RunRecordsReader {
+
+	public static final String LOCK_KEY_PREFIX = "distlock:torture:";
+
+	private RunRecordsReader() {
+	}
+
+	public static RunRecords read(Path dir) {
+		RunParameters parameters = parameters(dir.resolve("run.properties"));
+		List<Acquisition> acquisitions = new ArrayList<>();
+		List<Timeout> timeouts = new ArrayList<>();
+		List<String> failures = new ArrayList<>();
+		List<LossReport> lossReports = new ArrayList<>();
+		Set<String> finished = new HashSet<>();
+		for (Path history : histories(dir)) {
+			readHistory(HistoryFiles.read(history), acquisitions, timeouts, failures, lossReports, finished);
+		}
+		List<FenceWrite> fence = HistoryFiles.read(dir.resolve("fence.log"))
+			.stream()
+			.map((line) -> new FenceWrite(line.text("resource"), line.number("token"), line.text("writer"),
+					line.text("phase"), "1".equals(line.text("accepted"))))
+			.toList();
+		List<KeyspaceEvent> keyspace = HistoryFiles.read(dir.resolve("keyspace.log"))
+			.stream()
+			.map((line) -> new KeyspaceEvent("keyspace".equals(line.event()) ? line.text("op") : line.event(),
+					line.has("key") ? line.text("key") : null, line.number("nano")))
+			.toList();
+		List<FaultRecord> faults = HistoryFiles.read(dir.resolve("faults.log"))
+			.stream()
+			.map((line) -> new FaultRecord(line.text("kind"), line.text("target"), line.number("pid"),
+					line.number("start"), line.number("end")))
+			.toList();
+		List<String> keysLeft = HistoryFiles.read(dir.resolve("keys-at-end.log"))
+			.stream()
+			.map((line) -> line.text("key"))
+			.toList();
+		return new RunRecords(parameters, acquisitions, timeouts, failures, lossReports, finished, fence, keyspace,
+				faults, keysLeft, LOCK_KEY_PREFIX);
+	}
+
+	private static List<Path> histories(Path dir) {
+		try (Stream<Path> files = Files.list(dir)) {
+			return files.filter((file) -> file.getFileName().toString().matches("history-.*\\.log")).sorted().toList();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void readHistory(List<HistoryLine> lines, List<Acquisition> acquisitions, List<Timeout> timeouts,
+			List<String> failures, List<LossReport> lossReports, Set<String> finished) {
+		Map<Long, HistoryLine> acquired = new HashMap<>();
+		Map<Long, Acquisition.Ending> endings = new HashMap<>();
+		for (HistoryLine line : lines) {
+			switch (line.event()) {
+				case "acquired" -> acquired.put(line.number("call"), line);
+				case "released", "lost" -> endings.put(line.number("call"), ending(line));
+				case "failed" -> {
+					if (line.has("token")) {
+						endings.put(line.number("call"), ending(line));
+					}
+					else {
+						failures.add(line.text("worker") + "/" + line.text("call") + " " + line.text("error"));
+					}
+				}
+				case "timed_out" -> timeouts.add(new Timeout(line.text("worker"), line.number("call"),
+						line.text("key"), line.number("start"), line.number("nano"),
+						Boolean.parseBoolean(line.text("unavailable"))));
+				case "lost_reported" -> lossReports.add(new LossReport(line.text("worker"), line.text("key"),
+						line.number("token"), line.text("reason"), line.number("nano")));
+				case "finished" -> finished.add(line.text("worker"));
+				case "started" -> {
+					// the worker's PID, for people reading the file
+				}
+				default -> throw new IllegalArgumentException("Unknown history event: " + line);
+			}
+		}
+		acquired.forEach((call, line) -> acquisitions.add(new Acquisition(line.text("worker"), line.text("thread"),
+				call, line.text("key"), line.number("token"), line.number("start"), line.number("acquired"),
+				endings.get(call))));
+	}
+
+	private static Acquisition.Ending ending(HistoryLine line) {
+		return new Acquisition.Ending(line.event(), line.number("end"), line.number("nano"),
+				line.has("reason") ? line.text("reason") : null);
+	}
+
+	private static RunParameters parameters(Path file) {
+		Properties properties = new Properties();
+		try (InputStream in = Files.newInputStream(file)) {
+			properties.load(in);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read " + file, ex);
+		}
+		return new RunParameters(millis(properties, "lease"), millis(properties, "wait-time"),
+				millis(properties, "command-timeout"), millis(properties, "longest-hold"),
+				Long.parseLong(properties.getProperty("load-start-nanos")),
+				Long.parseLong(properties.getProperty("load-end-nanos")),
+				Arrays.asList(properties.getProperty("workers").split(",")), properties.getProperty("description"));
+	}
+
+	private static Duration millis(Properties properties, String name) {
+		String value = properties.getProperty(name + "-millis");
+		if (value == null) {
+			throw new IllegalArgumentException("run.properties has no " + name + "-millis");
+		}
+		return Duration.ofMillis(Long.parseLong(value));
+	}
+
+}

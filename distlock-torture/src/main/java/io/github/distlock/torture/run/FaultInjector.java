@@ -1,0 +1,129 @@
+package io.github.distlock.torture.run;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.torture.history.HistoryLine;
+import io.github.distlock.torture.history.HistoryWriter;
+
+/**
+ * Carries out a fault plan against the running workers and the lock server, and records each fault with its
+ * start and end on the shared monotonic clock, so the checker can attribute what it finds to a fault.
+ */
+final class FaultInjector implements AutoCloseable {
+
+	private final List<WorkerJvm> workers;
+
+	private final RedisProcess redis;
+
+	private final Random random;
+
+	private final Path runDirectory;
+
+	private final HistoryWriter out;
+
+	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, Random random, Path runDirectory) {
+		this.workers = workers;
+		this.redis = redis;
+		this.random = random;
+		this.runDirectory = runDirectory;
+		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
+	}
+
+	/** Runs the plan, the load having started at {@code loadStartNanos}; returns when the last fault is over. */
+	void run(FaultPlan plan, long loadStartNanos) throws InterruptedException {
+		for (FaultPlan.Planned fault : plan.faults()) {
+			sleepUntil(loadStartNanos + TimeUnit.MILLISECONDS.toNanos(fault.atMillis()));
+			inject(fault);
+		}
+	}
+
+	private void inject(FaultPlan.Planned fault) throws InterruptedException {
+		switch (fault.kind()) {
+			case WORKER_PAUSE -> {
+				// Still inside its section when it resumes, so it writes to the fence after the next holder.
+				WorkerJvm worker = pickHoldingWorker(TimeUnit.MILLISECONDS.toNanos(300));
+				long start = System.nanoTime();
+				worker.signal("STOP");
+				sleepFor(fault.durationMillis());
+				worker.signal("CONT");
+				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime());
+			}
+			case WORKER_KILL -> {
+				WorkerJvm worker = pickHoldingWorker(TimeUnit.MILLISECONDS.toNanos(100));
+				long start = System.nanoTime();
+				worker.signal("KILL");
+				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime());
+			}
+			case REDIS_PAUSE -> {
+				long pid = this.redis.pid();
+				long start = System.nanoTime();
+				this.redis.pause();
+				sleepFor(fault.durationMillis());
+				this.redis.resume();
+				record(fault.kind(), "redis", pid, start, System.nanoTime());
+			}
+			case REDIS_RESTART -> {
+				long pid = this.redis.pid();
+				long start = System.nanoTime();
+				this.redis.kill();
+				sleepFor(fault.durationMillis());
+				// Same port, empty memory: every lock is gone, the scripts too.
+				this.redis.restart();
+				record(fault.kind(), "redis", pid, start, System.nanoTime());
+			}
+		}
+	}
+
+	/**
+	 * A live worker in the middle of a section that means to hold its lock for at least so long still; looks for
+	 * one for up to {@link FaultPlan#SEARCH}, then takes any live worker.
+	 */
+	private WorkerJvm pickHoldingWorker(long remainingNanos) throws InterruptedException {
+		List<WorkerJvm> live = this.workers.stream().filter(WorkerJvm::isAlive).toList();
+		if (live.isEmpty()) {
+			throw new IllegalStateException("No live worker left to inject a fault into");
+		}
+		long searchUntil = System.nanoTime() + FaultPlan.SEARCH.toNanos();
+		while (System.nanoTime() - searchUntil < 0) {
+			int first = this.random.nextInt(live.size());
+			for (int i = 0; i < live.size(); i++) {
+				WorkerJvm candidate = live.get((first + i) % live.size());
+				Path history = this.runDirectory.resolve("history-" + candidate.name() + ".log");
+				if (OpenHolds.longestRemainingNanos(history) >= remainingNanos) {
+					return candidate;
+				}
+			}
+			// Polling the histories: a section that starts announces itself nowhere else.
+			TimeUnit.MILLISECONDS.sleep(10);
+		}
+		return live.get(this.random.nextInt(live.size()));
+	}
+
+	private void record(FaultKind kind, String target, long pid, long start, long end) {
+		this.out.write(HistoryLine.of("fault").with("kind", kind.label()).with("target", target).with("pid", pid)
+			.with("start", start).with("end", end).with("wall", Instant.now()));
+	}
+
+	private static void sleepUntil(long nanos) throws InterruptedException {
+		long wait = nanos - System.nanoTime();
+		if (wait > 0) {
+			TimeUnit.NANOSECONDS.sleep(wait);
+		}
+	}
+
+	private static void sleepFor(long millis) throws InterruptedException {
+		// Fault timing: how long a process stays stopped or a server stays down.
+		TimeUnit.MILLISECONDS.sleep(millis);
+	}
+
+	@Override
+	public void close() {
+		this.out.close();
+	}
+
+}

@@ -1,0 +1,188 @@
+package io.github.distlock.torture.run;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RedisServers;
+import io.github.distlock.test.RespClient;
+import io.github.distlock.torture.check.CheckReport;
+import io.github.distlock.torture.check.RunRecordsReader;
+import io.github.distlock.torture.check.TortureChecker;
+import io.github.distlock.torture.fence.Fence;
+import io.github.distlock.torture.history.HistoryLine;
+
+/**
+ * One torture run, start to end: a lock server and a fence server, the keyspace recorder, the worker JVMs, the
+ * faults, then the wait for every worker and lease to end, and the checker over what was recorded. Everything it
+ * starts it stops, also when the run fails half-way or this JVM is shut down.
+ */
+public final class TortureRun {
+
+	private static final Duration WORKER_START = Duration.ofSeconds(120);
+
+	private final TortureSettings settings;
+
+	private final Path dir;
+
+	private final List<AutoCloseable> started = new ArrayList<>();
+
+	private TortureRun(TortureSettings settings, Path dir) {
+		this.settings = settings;
+		this.dir = dir;
+	}
+
+	/** Runs and checks; the directory keeps every record and the report. */
+	public static CheckReport run(TortureSettings settings, Path dir) throws Exception {
+		Files.createDirectories(dir);
+		TortureRun run = new TortureRun(settings, dir);
+		Thread cleanup = new Thread(run::stopAll, "torture-cleanup");
+		Runtime.getRuntime().addShutdownHook(cleanup);
+		try {
+			run.execute();
+		}
+		finally {
+			run.stopAll();
+			Runtime.getRuntime().removeShutdownHook(cleanup);
+		}
+		CheckReport report = TortureChecker.check(dir);
+		Files.writeString(dir.resolve("report.txt"), report.render());
+		return report;
+	}
+
+	private void execute() throws Exception {
+		RedisProcess lockServer = track(RedisServers.startProcess());
+		RedisProcess fenceServer = track(RedisServers.startProcess());
+		KeyspaceRecorder recorder = track(new KeyspaceRecorder(lockServer.port(),
+				RunRecordsReader.LOCK_KEY_PREFIX + "*", this.dir.resolve("keyspace.log")));
+		recorder.start(Duration.ofSeconds(10));
+		List<WorkerJvm> workers = startWorkers(lockServer.port(), fenceServer.port());
+		for (WorkerJvm worker : workers) {
+			worker.awaitLine("READY", WORKER_START);
+		}
+		long loadStart = System.nanoTime();
+		long loadEnd = loadStart + this.settings.load().toNanos();
+		workers.forEach((worker) -> worker.send("GO " + this.settings.load().toMillis()));
+		writeParameters(loadStart, loadEnd, workers);
+		Random random = new Random(this.settings.seed());
+		FaultPlan plan = FaultPlan.random(this.settings.faults(), this.settings.clean(), this.settings.slot(),
+				this.settings.settle(), this.settings.lease(), random);
+		try (FaultInjector injector = new FaultInjector(workers, lockServer, random, this.dir)) {
+			injector.run(plan, loadStart);
+		}
+		awaitWorkers(workers, loadEnd);
+		awaitLocksGone(lockServer);
+		recorder.close();
+		try (RespClient fence = fenceServer.client()) {
+			writeLines("fence.log", Fence.log(fence));
+		}
+	}
+
+	private List<WorkerJvm> startWorkers(int lockPort, int fencePort) {
+		List<WorkerJvm> workers = new ArrayList<>();
+		for (int i = 1; i <= this.settings.workers(); i++) {
+			String name = "w" + i;
+			List<String> arguments = List.of("--spring.data.redis.host=127.0.0.1",
+					"--spring.data.redis.port=" + lockPort,
+					"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
+					"--torture.worker=" + name, "--torture.history=" + this.dir.resolve("history-" + name + ".log"),
+					"--torture.fence-port=" + fencePort, "--torture.threads=" + this.settings.threads(),
+					"--torture.keys=" + String.join(",", this.settings.keys()),
+					"--torture.lease=" + this.settings.lease().toMillis() + "ms",
+					"--torture.wait-time=" + this.settings.waitTime().toMillis() + "ms",
+					"--torture.seed=" + this.settings.seed(), "--torture.lock-mode=" + this.settings.lockMode(),
+					"--torture.fence-checked=" + this.settings.fenceChecked());
+			workers.add(track(WorkerJvm.start(name, this.dir.resolve("worker-" + name + ".out"), arguments)));
+		}
+		return workers;
+	}
+
+	private void awaitWorkers(List<WorkerJvm> workers, long loadEnd) throws InterruptedException {
+		// A call started just before the end may wait and hold once more; the workers bound their own threads too.
+		long bound = loadEnd + this.settings.waitTime().plus(this.settings.longestHold()).plusSeconds(45).toNanos();
+		for (WorkerJvm worker : workers) {
+			long remaining = Math.max(0, bound - System.nanoTime());
+			if (!worker.waitForExit(Duration.ofNanos(remaining))) {
+				// Its history lacks "finished", which the checker reports; stop it so the run can end.
+				worker.close();
+			}
+		}
+	}
+
+	/**
+	 * Waits until no key of the library is left (lock keys, and any other key under its prefix such as waiter
+	 * queues), as long as a lease and a wait could keep one alive.
+	 */
+	private void awaitLocksGone(RedisProcess lockServer) throws InterruptedException, IOException {
+		long deadline = System.nanoTime()
+				+ this.settings.lease().plus(this.settings.waitTime()).plusSeconds(2).toNanos();
+		List<String> keys;
+		while (true) {
+			try (RespClient client = lockServer.client()) {
+				keys = client.keys("distlock*");
+			}
+			if (keys.isEmpty() || System.nanoTime() - deadline > 0) {
+				break;
+			}
+			// A lease still running out on the server: nothing announces its end to a poller.
+			TimeUnit.MILLISECONDS.sleep(50);
+		}
+		writeLines("keys-at-end.log", keys.stream().map((key) -> HistoryLine.of("left").with("key", key).toString())
+			.toList());
+	}
+
+	private void writeParameters(long loadStart, long loadEnd, List<WorkerJvm> workers) throws IOException {
+		Properties properties = new Properties();
+		properties.setProperty("description", this.settings.describe());
+		properties.setProperty("lease-millis", String.valueOf(this.settings.lease().toMillis()));
+		properties.setProperty("wait-time-millis", String.valueOf(this.settings.waitTime().toMillis()));
+		properties.setProperty("command-timeout-millis", String.valueOf(this.settings.commandTimeout().toMillis()));
+		properties.setProperty("longest-hold-millis", String.valueOf(this.settings.longestHold().toMillis()));
+		properties.setProperty("load-start-nanos", String.valueOf(loadStart));
+		properties.setProperty("load-end-nanos", String.valueOf(loadEnd));
+		properties.setProperty("workers", String.join(",", workers.stream().map(WorkerJvm::name).toList()));
+		try (OutputStream out = Files.newOutputStream(this.dir.resolve("run.properties"))) {
+			properties.store(out, null);
+		}
+	}
+
+	private void writeLines(String file, List<String> lines) throws IOException {
+		StringBuilder text = new StringBuilder();
+		lines.forEach((line) -> text.append(line).append('\n'));
+		Files.writeString(this.dir.resolve(file), text, StandardCharsets.UTF_8);
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		synchronized (this.started) {
+			this.started.add(resource);
+		}
+		return resource;
+	}
+
+	/** Stops whatever is still running, newest first. Safe to call twice. */
+	private void stopAll() {
+		List<AutoCloseable> toStop;
+		synchronized (this.started) {
+			toStop = new ArrayList<>(this.started);
+			this.started.clear();
+		}
+		for (int i = toStop.size() - 1; i >= 0; i--) {
+			try {
+				toStop.get(i).close();
+			}
+			catch (Exception ex) {
+				// keep stopping the others
+			}
+		}
+	}
+
+}

@@ -1,0 +1,86 @@
+package io.github.distlock.torture.run;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.github.distlock.torture.worker.HoldTimes;
+import io.github.distlock.torture.worker.WorkerProperties.LockMode;
+
+/**
+ * What a run does: how many workers and threads lock which keys, with what lease, for how long, under which
+ * faults.
+ *
+ * @param name names the run's directory
+ * @param workers worker JVMs
+ * @param threads threads per worker
+ * @param keys the hot keys
+ * @param lease the lease of every lock
+ * @param waitTime how long a call waits
+ * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout})
+ * @param clean the fault-free opening of the load
+ * @param slot the time given to each fault to strike and settle
+ * @param tail fault-free time after the last slot
+ * @param faults the faults, injected in a random order
+ * @param seed seeds everything random in the run
+ * @param lockMode the real annotation, or the broken lock of the negative control
+ * @param fenceChecked whether the fence checks tokens
+ */
+public record TortureSettings(String name, int workers, int threads, List<String> keys, Duration lease,
+		Duration waitTime, Duration commandTimeout, Duration clean, Duration slot, Duration tail,
+		List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked) {
+
+	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	private static final Duration WAIT = Duration.ofSeconds(2);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	/** The short run of the build: 3 workers, each fault once, under 90 seconds in all. */
+	public static TortureSettings shortRun(long seed) {
+		return new TortureSettings("short", 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT, COMMAND_TIMEOUT,
+				Duration.ofSeconds(8), Duration.ofSeconds(9), Duration.ofSeconds(2),
+				List.of(FaultKind.WORKER_PAUSE, FaultKind.REDIS_PAUSE, FaultKind.REDIS_RESTART, FaultKind.WORKER_KILL),
+				seed, LockMode.ANNOTATION, true);
+	}
+
+	/** The long run: 5 workers, every fault several times, a few minutes. */
+	public static TortureSettings longRun(long seed) {
+		List<FaultKind> faults = new ArrayList<>();
+		faults.addAll(Collections.nCopies(4, FaultKind.WORKER_PAUSE));
+		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
+		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
+		faults.addAll(Collections.nCopies(2, FaultKind.WORKER_KILL));
+		return new TortureSettings("long", 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE, WAIT,
+				COMMAND_TIMEOUT, Duration.ofSeconds(15), Duration.ofSeconds(9), Duration.ofSeconds(3), faults, seed,
+				LockMode.ANNOTATION, true);
+	}
+
+	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */
+	public static TortureSettings negativeControl(long seed) {
+		return new TortureSettings("negative", 3, 4, List.of("hot-0", "hot-1"), LEASE, WAIT, COMMAND_TIMEOUT,
+				Duration.ofSeconds(6), Duration.ofSeconds(8), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false);
+	}
+
+	public Duration load() {
+		return this.clean.plus(this.slot.multipliedBy(this.faults.size())).plus(this.tail);
+	}
+
+	public Duration longestHold() {
+		return HoldTimes.longest(this.lease);
+	}
+
+	/** How long a fault's effects may show after it ends; a slot leaves at least this much. */
+	public Duration settle() {
+		return longestHold().plus(this.lease).plusSeconds(1);
+	}
+
+	public String describe() {
+		return this.name + ": " + this.workers + " workers x " + this.threads + " threads on " + this.keys.size()
+				+ " keys, lease " + this.lease.toMillis() + " ms, wait " + this.waitTime.toMillis() + " ms, load "
+				+ this.load().toSeconds() + " s, " + this.faults.size() + " faults, seed " + this.seed + ", lock "
+				+ this.lockMode.name().toLowerCase() + ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.github.distlock.torture.worker;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+import io.github.distlock.torture.history.HistoryWriter;
+
+/**
+ * A worker is an ordinary non-web Spring Boot application with the starter on its class path: auto-configuration
+ * reads {@code spring.data.redis.*} and applies {@code @DistributedLock} to {@link CriticalSection}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@EnableConfigurationProperties(WorkerProperties.class)
+public class WorkerApplication {
+
+	@Bean(destroyMethod = "close")
+	WorkerHistory workerHistory(WorkerProperties properties) {
+		return new WorkerHistory(properties.worker(), new HistoryWriter(properties.history()));
+	}
+
+	@Bean
+	HistoryLostListener historyLostListener(WorkerHistory history) {
+		return new HistoryLostListener(history);
+	}
+
+	@Bean
+	SectionBody sectionBody(WorkerHistory history, WorkerProperties properties) {
+		return new SectionBody(history, properties.fenceChecked());
+	}
+
+	@Bean
+	CriticalSection criticalSection(SectionBody body) {
+		return new CriticalSection(body);
+	}
+
+	@Bean
+	LockedCall lockedCall(WorkerProperties properties, CriticalSection criticalSection, SectionBody body,
+			Environment environment) {
+		if (properties.lockMode() == WorkerProperties.LockMode.BROKEN) {
+			int redisPort = environment.getRequiredProperty("spring.data.redis.port", Integer.class);
+			return new BrokenLockCall(body, redisPort, properties.lease(), properties.waitTime());
+		}
+		return criticalSection::run;
+	}
+
+	@Bean
+	LoadLoop loadLoop(WorkerProperties properties, LockedCall lockedCall, WorkerHistory history) {
+		return new LoadLoop(properties, lockedCall, history);
+	}
+
+}

@@ -1,0 +1,168 @@
+package io.github.distlock.torture.check;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static io.github.distlock.torture.check.SyntheticRun.token;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker on histories written by hand: a clean one passes, and each kind of flaw planted in an otherwise clean
+ * history is caught, and only that one.
+ */
+class TortureCheckerTests {
+
+	@TempDir
+	Path dir;
+
+	private SyntheticRun run;
+
+	@BeforeEach
+	void twoWorkersTakingTurns() {
+		this.run = new SyntheticRun(this.dir).worker("w1").worker("w2");
+		this.run.released("w1", "hot-0", token(100), 0, 1, 20);
+		this.run.released("w2", "hot-0", token(30_000), 5, 30, 50);
+		this.run.released("w1", "hot-1", token(40_000), 30, 40, 45);
+		this.run.timedOut("w2", "hot-1", 100, 2100);
+		this.run.keyspace("del", "hot-0", 21);
+	}
+
+	@Test
+	void aCleanHistoryPasses() {
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures()).containsEntry("acquisitions", "3 {w1=2, w2=1}")
+			.containsEntry("calls ended", "{released=3}")
+			.containsEntry("lock keys left at the end", "0");
+		assertThat(report.figures().get("overlaps by interval")).startsWith("0 ");
+	}
+
+	@Test
+	void overlappingHoldsWithoutAFaultAreCaughtByIntervalAndTokenOrder() {
+		// w2 enters hot-0 at 52 ms while w1, which entered at 51 ms with the smaller token, holds it until 70 ms.
+		this.run.released("w1", "hot-0", token(51_000), 50, 51, 70);
+		this.run.released("w2", "hot-0", token(52_000), 50, 52, 60);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.OVERLAP_WITHOUT_FAULT,
+				Violation.Kind.OVERLAP_UNNOTICED);
+		assertThat(report.figures().get("overlaps by interval")).startsWith("1 (0 during faults, 1 outside), total 8.0 ms");
+		assertThat(report.figures()).containsEntry("overlaps by token order", "1");
+	}
+
+	@Test
+	void anOverlapForcedByAFaultWhoseOlderHolderWasToldIsCountedButAllowed() {
+		this.run.fault("worker_pause", "w1", 100, 2600);
+		long paused = this.run.acquire("w1", "hot-2", token(99_000), 99, 99.5);
+		this.run.released("w2", "hot-2", token(1_200_000), 1000, 1200, 1300);
+		this.run.lostReported("w1", "hot-2", token(99_000), 2601);
+		this.run.end("w1", "lost", paused, "hot-2", token(99_000), 99, 99.5, 2700, "NOT_OWNED");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures().get("overlaps by interval")).startsWith("1 (1 during faults, 0 outside)");
+	}
+
+	@Test
+	void anOverlapDuringAFaultWhoseOlderHolderWasNeverToldIsCaught() {
+		this.run.fault("redis_restart", "redis", 100, 600);
+		this.run.released("w1", "hot-2", token(99_000), 99, 99.5, 900);
+		this.run.released("w2", "hot-2", token(700_000), 650, 700, 750);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.OVERLAP_UNNOTICED);
+	}
+
+	@Test
+	void aTokenThatGoesBackwardsIsCaught() {
+		// Started at 55 ms, after w2's acquisition at 30 ms was recorded, yet given a smaller token. It writes
+		// nothing to the fence, so that only the token rule is broken.
+		long call = this.run.acquire("w1", "hot-0", token(20_000), 55, 60);
+		this.run.end("w1", "released", call, "hot-0", token(20_000), 55, 60, 70, null);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.TOKEN_NOT_INCREASING);
+		assertThat(report.figures()).containsEntry("tokens", "repeated 0, backwards 1");
+	}
+
+	@Test
+	void aRepeatedTokenIsCaught() {
+		this.run.released("w2", "hot-0", token(100), 60, 61, 62);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsKey(Violation.Kind.TOKEN_NOT_INCREASING);
+		assertThat(report.figures().get("tokens")).startsWith("repeated 1");
+	}
+
+	@Test
+	void aHoldNeverReleasedNorReportedLostIsCaught() {
+		this.run.acquire("w2", "hot-1", token(3_000_000), 3000, 3001);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.UNRELEASED);
+	}
+
+	@Test
+	void aKilledWorkersHoldIsAllowedWhenItsLockExpiresWithinALease() {
+		this.run.acquire("w2", "hot-1", token(3_000_000), 3000, 3001);
+		this.run.fault("worker_kill", "w2", 3005, 3006);
+		this.run.keyspace("expired", "hot-1", 3900);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures().get("held by killed workers")).startsWith("1 acquisitions, freed at most 895.0 ms");
+	}
+
+	@Test
+	void aKilledWorkersLockThatOutlivesItsLeaseIsCaught() {
+		this.run.acquire("w2", "hot-1", token(3_000_000), 3000, 3001);
+		this.run.fault("worker_kill", "w2", 3005, 3006);
+		this.run.keyspace("expired", "hot-1", 6000);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.KILLED_HOLDER_LOCK_KEPT);
+	}
+
+	@Test
+	void aFenceThatAcceptsAWriteOutOfTokenOrderIsCaught() {
+		this.run.fence("hot-0", token(50), "w1", 99, "exit", true);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsKey(Violation.Kind.FENCE_OUT_OF_ORDER);
+		assertThat(report.figures().get("fence writes")).endsWith("accepted out of token order 1");
+	}
+
+	@Test
+	void aRejectedWriteOfAHolderNeverToldOfItsLossIsCaught() {
+		long call = this.run.acquire("w1", "hot-2", token(5_000_000), 5000, 5001);
+		this.run.fence("hot-2", token(5_000_000), "w1", call, "enter", false);
+		this.run.end("w1", "released", call, "hot-2", token(5_000_000), 5000, 5001, 5010, null);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.FENCE_REJECTION_UNNOTICED);
+	}
+
+	@Test
+	void lockKeysLeftAtTheEndAreCaught() {
+		this.run.keyLeft("distlock:torture:hot-0");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.KEYS_LEFT);
+	}
+
+	@Test
+	void aCallWaitingPastItsBoundIsCaughtUnlessItsWorkerWasPaused() {
+		this.run.timedOut("w1", "hot-1", 10_000, 14_000);
+		this.run.timedOut("w2", "hot-1", 20_000, 24_000);
+		this.run.fault("worker_pause", "w2", 21_000, 23_500);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.CALL_TOO_LONG);
+		assertThat(report.violations()).hasSize(1).allMatch((violation) -> violation.detail().startsWith("call w1/"));
+	}
+
+	@Test
+	void noAcquisitionAfterRedisReturnsIsCaught() {
+		this.run.fault("redis_pause", "redis", 10_000, 12_000);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.NO_RECOVERY);
+	}
+
+	@Test
+	void aWorkerThatNeitherFinishedNorWasKilledIsCaught() {
+		CheckReport report = TortureChecker.check(this.run.write("w2"));
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.WORKER_UNFINISHED);
+	}
+
+}
