@@ -35,7 +35,7 @@ public class DistLockMeterBinder implements MeterBinder {
 		renewals(registry, statistics, "renewed", LockEngineStatistics::renewals);
 		renewals(registry, statistics, "not_owned", LockEngineStatistics::renewalsNotOwned);
 		renewals(registry, statistics, "failed", LockEngineStatistics::renewalFailures);
-		FunctionCounter.builder("distlock.renewal.round.trips", statistics, LockEngineStatistics::renewalBatches)
+		FunctionCounter.builder("distlock.renewal.round.trips", statistics, LockEngineStatistics::renewalRoundTrips)
 			.description("Round trips to Redis made to renew leases; one renews a whole batch of locks")
 			.register(registry);
 		TimeGauge.builder("distlock.renewal.lag", this.engine, TimeUnit.MILLISECONDS,

@@ -26,7 +26,6 @@ final class LockObservations {
 
 	Observation startAcquire(LockOperation operation) {
 		return Observation.createNotStarted(ACQUIRE, this.registry.get())
-			.contextualName("distlock acquire " + operation.name())
 			.lowCardinalityKeyValue("name", operation.name())
 			.start();
 	}
@@ -47,7 +46,6 @@ final class LockObservations {
 
 	Observation startHeld(LockOperation operation) {
 		return Observation.createNotStarted(HELD, this.registry.get())
-			.contextualName("distlock held " + operation.name())
 			.lowCardinalityKeyValue("name", operation.name())
 			.start();
 	}

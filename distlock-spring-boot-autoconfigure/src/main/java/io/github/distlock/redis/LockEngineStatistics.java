@@ -13,7 +13,7 @@ public final class LockEngineStatistics {
 
 	final LongAdder renewalFailures = new LongAdder();
 
-	final LongAdder renewalBatches = new LongAdder();
+	final LongAdder renewalRoundTrips = new LongAdder();
 
 	final LongAdder lost = new LongAdder();
 
@@ -32,9 +32,9 @@ public final class LockEngineStatistics {
 		return this.renewalFailures.sum();
 	}
 
-	/** Renewal round trips to Redis: one per batch, whatever the number of locks in it. */
-	public long renewalBatches() {
-		return this.renewalBatches.sum();
+	/** Renewal round trips to Redis: one per watchdog tick, its batches all sent at once. */
+	public long renewalRoundTrips() {
+		return this.renewalRoundTrips.sum();
 	}
 
 	/** Locks found lost, for any reason. */

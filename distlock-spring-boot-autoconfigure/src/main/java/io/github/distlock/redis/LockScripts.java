@@ -9,6 +9,9 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -63,6 +66,18 @@ final class LockScripts {
 
 	<R> RFuture<R> runAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
 		return this.script.evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args);
+	}
+
+	/** As {@link #run}, without waiting: by SHA, loading the script again if the server has forgotten it. */
+	<R> CompletionStage<R> runByShaAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		CompletionStage<R> bySha = this.script.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+		return bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
+				? this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args)
+				: CompletableFuture.failedStage(ex));
+	}
+
+	private static Throwable unwrap(Throwable ex) {
+		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
 	}
 
 	/** A script's text and the SHA-1 the server knows it by. */

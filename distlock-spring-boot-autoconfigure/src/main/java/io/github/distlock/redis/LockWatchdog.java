@@ -3,6 +3,8 @@ package io.github.distlock.redis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -110,9 +112,7 @@ final class LockWatchdog implements AutoCloseable {
 				due.add(handle);
 			}
 		}
-		for (int from = 0; from < due.size(); from += BATCH_SIZE) {
-			renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
-		}
+		renew(due);
 		long next = Long.MAX_VALUE;
 		for (RedisLockHandle handle : this.watched) {
 			next = Math.min(next, nextAttention(handle));
@@ -128,37 +128,62 @@ final class LockWatchdog implements AutoCloseable {
 		this.lossReporter.lost(handle, byDesign ? LostLock.Reason.LEASE_EXPIRED : LostLock.Reason.STORE_UNREACHABLE);
 	}
 
-	private void renew(List<RedisLockHandle> batch) {
+	/**
+	 * Sends every batch at once and then reads the answers, so a tick costs one round trip however many batches
+	 * it takes.
+	 */
+	private void renew(List<RedisLockHandle> due) {
 		long sentAt = System.nanoTime();
-		List<RedisLockHandle> renewing = new ArrayList<>(batch.size());
-		List<Long> ttls = new ArrayList<>(batch.size());
-		for (RedisLockHandle handle : batch) {
+		List<Batch> batches = new ArrayList<>();
+		Batch batch = new Batch();
+		for (RedisLockHandle handle : due) {
 			long ttl = Math.min(handle.leaseNanos, handle.maxDeadlineNanos - sentAt);
-			if (ttl >= TimeUnit.MILLISECONDS.toNanos(1)) {
-				renewing.add(handle);
-				ttls.add(ttl);
+			if (ttl < TimeUnit.MILLISECONDS.toNanos(1)) {
+				continue;
 			}
+			if (batch.handles.size() == BATCH_SIZE) {
+				batches.add(batch);
+				batch = new Batch();
+			}
+			batch.handles.add(handle);
+			batch.ttls.add(ttl);
 		}
-		if (renewing.isEmpty()) {
+		if (!batch.handles.isEmpty()) {
+			batches.add(batch);
+		}
+		if (batches.isEmpty()) {
 			return;
 		}
+		for (Batch sent : batches) {
+			sent.reply = this.renewer.renew(sent.handles, sent.ttls).toCompletableFuture();
+		}
+		this.statistics.renewalRoundTrips.increment();
+		for (Batch sent : batches) {
+			settle(sent, sentAt);
+		}
+	}
+
+	private void settle(Batch batch, long sentAt) {
 		List<Boolean> renewed;
 		try {
-			renewed = this.renewer.renew(renewing, ttls);
-			this.statistics.renewalBatches.increment();
+			renewed = batch.reply.join();
 		}
 		catch (RuntimeException ex) {
-			this.statistics.renewalFailures.add(renewing.size());
+			this.statistics.renewalFailures.add(batch.handles.size());
 			// Unreachable for now: try again soon; the lease deadline decides when the lock counts as lost.
-			for (RedisLockHandle handle : renewing) {
+			for (RedisLockHandle handle : batch.handles) {
 				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos / 10;
 			}
 			return;
 		}
-		for (int i = 0; i < renewing.size(); i++) {
-			RedisLockHandle handle = renewing.get(i);
+		for (int i = 0; i < batch.handles.size(); i++) {
+			RedisLockHandle handle = batch.handles.get(i);
+			if (!handle.isHeld()) {
+				// Released while the renewal was on its way: its answer no longer means anything.
+				continue;
+			}
 			if (renewed.get(i)) {
-				handle.renewed(sentAt, ttls.get(i));
+				handle.renewed(sentAt, batch.ttls.get(i));
 				this.statistics.renewals.increment();
 			}
 			else {
@@ -167,6 +192,17 @@ final class LockWatchdog implements AutoCloseable {
 				this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
 			}
 		}
+	}
+
+	/** Locks renewed by one script call, with the time to live each gets, and the answer once sent. */
+	private static final class Batch {
+
+		final List<RedisLockHandle> handles = new ArrayList<>();
+
+		final List<Long> ttls = new ArrayList<>();
+
+		CompletableFuture<List<Boolean>> reply;
+
 	}
 
 	private static boolean renewalDue(RedisLockHandle handle, long now) {
@@ -193,7 +229,7 @@ final class LockWatchdog implements AutoCloseable {
 	@FunctionalInterface
 	interface Renewer {
 
-		List<Boolean> renew(List<RedisLockHandle> handles, List<Long> ttlNanos);
+		CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlNanos);
 
 	}
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -192,7 +193,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 				this.releaseChannel);
 	}
 
-	private List<Boolean> renew(List<RedisLockHandle> handles, List<Long> ttlNanos) {
+	private CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlNanos) {
 		List<Object> keys = new ArrayList<>(handles.size());
 		Object[] args = new Object[handles.size() * 2];
 		for (int i = 0; i < handles.size(); i++) {
@@ -201,12 +202,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 			args[2 * i] = handle.holderPrefix;
 			args[2 * i + 1] = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ttlNanos.get(i)));
 		}
-		List<Long> reply = this.scripts.run(LockScripts.RENEW, ReturnType.LIST, keys, args);
-		List<Boolean> renewed = new ArrayList<>(reply.size());
-		for (Long one : reply) {
-			renewed.add(one == 1L);
-		}
-		return renewed;
+		CompletionStage<List<Long>> reply = this.scripts.runByShaAsync(LockScripts.RENEW, ReturnType.LIST, keys, args);
+		return reply.thenApply((answers) -> answers.stream().map((one) -> one == 1L).toList());
 	}
 
 	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
