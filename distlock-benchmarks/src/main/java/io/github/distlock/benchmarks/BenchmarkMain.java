@@ -1,6 +1,64 @@
 package io.github.distlock.benchmarks;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.github.distlock.benchmarks.report.Report;
+import io.github.distlock.benchmarks.report.Results;
+import io.github.distlock.benchmarks.scenarios.Scenario;
+
+/**
+ * Runs the benchmarks and prints the tables.
+ *
+ * <pre>
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar [--smoke] [--out FILE] [--scenarios a,b]
+ * </pre>
+ *
+ * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
+ * from the project root, else to {@code benchmark-results.md} in the working directory.
+ */
 public final class BenchmarkMain {
-	public static void main(String[] args) {
+
+	private BenchmarkMain() {
 	}
+
+	public static void main(String[] args) throws IOException {
+		BenchmarkSettings settings = BenchmarkSettings.full();
+		Path out = defaultOutput();
+		List<Scenario> scenarios = BenchmarkRunner.scenarios();
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--smoke" -> settings = BenchmarkSettings.smoke();
+				case "--out" -> out = Path.of(args[++i]);
+				case "--scenarios" -> {
+					List<String> names = List.of(args[++i].split(","));
+					scenarios = scenarios.stream().filter((scenario) -> names.contains(scenario.name())).toList();
+				}
+				default -> {
+					System.err.println("Usage: java -jar distlock-benchmarks.jar [--smoke] [--out FILE] "
+							+ "[--scenarios structure,uncontended,parallel,contended,try-lock,renewal,footprint]");
+					System.exit(2);
+				}
+			}
+		}
+		Results results = BenchmarkRunner.run(settings, scenarios);
+		Report report = new Report(results, scenarios, BenchmarkRunner.systemNames());
+		System.out.println(report.plain());
+		Files.writeString(out, report.markdown(), StandardCharsets.UTF_8);
+		System.out.println("Results written to " + out.toAbsolutePath());
+		// Client libraries may leave non-daemon threads behind after shutdown; the run is over either way.
+		System.exit(results.notes().stream().anyMatch((note) -> note.startsWith("FAILED")) ? 1 : 0);
+	}
+
+	private static Path defaultOutput() {
+		Path moduleTarget = Path.of("distlock-benchmarks", "target");
+		if (Files.isDirectory(moduleTarget)) {
+			return moduleTarget.resolve("benchmark-results.md");
+		}
+		return Path.of("benchmark-results.md");
+	}
+
 }

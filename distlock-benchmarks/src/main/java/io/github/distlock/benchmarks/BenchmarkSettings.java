@@ -1,0 +1,51 @@
+package io.github.distlock.benchmarks;
+
+import java.time.Duration;
+
+import io.github.distlock.benchmarks.systems.LockSettings;
+
+/**
+ * Sizes and durations of a run.
+ *
+ * @param profile "full" or "smoke"
+ * @param locks lease and wait time given to every system
+ * @param warmup how long each system runs a timed scenario before its rounds count (JIT, pools, script caches)
+ * @param rounds how many rounds each timed scenario has; every round runs every system once, in a rotated order
+ * @param roundTime how long one system runs in one round of the uncontended, parallel and try-lock scenarios
+ * @param contendedRoundTime the same for the hot-key scenario, whose hand-overs are slower
+ * @param parallelThreads threads of the parallel scenario
+ * @param contendedClients independent clients on the hot key
+ * @param threadsPerClient threads of each client on the hot key
+ * @param heldLocks locks held at once in the renewal and memory scenario (measured also at a tenth of it)
+ * @param renewalWindow how long the held locks are watched
+ * @param cycles lock/unlock cycles of the footprint scenario
+ * @param structuralOps operations traced with MONITOR for the structural counts
+ * @param maxOpsPerLoop upper bound on the operations of any one load loop, whatever its time
+ */
+public record BenchmarkSettings(String profile, LockSettings locks, Duration warmup, int rounds, Duration roundTime,
+		Duration contendedRoundTime, int parallelThreads, int contendedClients, int threadsPerClient, int heldLocks,
+		Duration renewalWindow, int cycles, int structuralOps, long maxOpsPerLoop) {
+
+	/**
+	 * The documented run: about four and a half minutes on a 2-core machine. The lease is 3 s rather than
+	 * distlock's default 30 s so that renewal ticks (every lease / 3) happen within a few seconds of watching.
+	 */
+	public static BenchmarkSettings full() {
+		return new BenchmarkSettings("full", new LockSettings(Duration.ofSeconds(3), Duration.ofSeconds(10)),
+				Duration.ofMillis(1500), 5, Duration.ofSeconds(1), Duration.ofMillis(1500), 16, 4, 4, 10_000,
+				Duration.ofSeconds(3), 10_000, 200, 5_000_000);
+	}
+
+	/** Seconds-long, for CI: every system and scenario, tiny sizes. */
+	public static BenchmarkSettings smoke() {
+		return new BenchmarkSettings("smoke", new LockSettings(Duration.ofMillis(1200), Duration.ofSeconds(5)),
+				Duration.ofMillis(150), 2, Duration.ofMillis(150), Duration.ofMillis(300), 16, 4, 4, 200,
+				Duration.ofMillis(500), 300, 20, 200_000);
+	}
+
+	/** Renewal happens every third of the lease in every system compared. */
+	public Duration renewalInterval() {
+		return this.locks.lease().dividedBy(3);
+	}
+
+}

@@ -1,0 +1,219 @@
+package io.github.distlock.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+import io.github.distlock.benchmarks.scenarios.ContendedScenario;
+import io.github.distlock.benchmarks.scenarios.FootprintScenario;
+import io.github.distlock.benchmarks.scenarios.RenewalScenario;
+import io.github.distlock.benchmarks.scenarios.StructureScenario;
+import io.github.distlock.benchmarks.scenarios.UncontendedScenario;
+import io.github.distlock.benchmarks.systems.RedissonLockSystem;
+
+/**
+ * Compares distlock's results with the goals of issue 6 and says, for each, whether it is met and by how much it is
+ * missed. A goal without a measurement counts as missed.
+ */
+public final class TargetCheck {
+
+	public static final String ANNOTATED = "distlock-annotated";
+
+	public static final String ENGINE = "distlock-engine";
+
+	private static final List<String> DISTLOCK = List.of(ANNOTATED, ENGINE);
+
+	private static final String REDISSON = RedissonLockSystem.NAME;
+
+	private final Results results;
+
+	private final List<Outcome> outcomes = new ArrayList<>();
+
+	private TargetCheck(Results results) {
+		this.results = results;
+	}
+
+	public static List<Outcome> evaluate(Results results) {
+		TargetCheck check = new TargetCheck(results);
+		check.evaluate();
+		return List.copyOf(check.outcomes);
+	}
+
+	private void evaluate() {
+		for (String system : DISTLOCK) {
+			exactly("uncontended lock+unlock: exactly 2 round trips", system, StructureScenario.NAME,
+					StructureScenario.ROUND_TRIPS, 2);
+			atMost("uncontended lock+unlock: ≤ 6 Redis commands", system, StructureScenario.NAME,
+					StructureScenario.COMMANDS, 6);
+		}
+		ratioAtMost("pair time (mean) ≤ 1.10× Redisson's", ANNOTATED, UncontendedScenario.NAME,
+				UncontendedScenario.MEAN, 1.10);
+		ratioAtMost("pair time (mean) ≤ 1.0× Redisson's", ENGINE, UncontendedScenario.NAME, UncontendedScenario.MEAN,
+				1.0);
+		for (String system : DISTLOCK) {
+			ratioAtLeast("hot key: ≥ 1.5× Redisson's throughput", system, ContendedScenario.NAME,
+					ContendedScenario.ACQUISITIONS_PER_SECOND, 1.5);
+			shares(system);
+			atLeast("hot key: ≥ 50 % of hand-overs to another client", system, ContendedScenario.NAME,
+					ContendedScenario.CROSS_CLIENT, 50);
+			atMost("hot key: ≤ 2.5 script calls per acquisition", system, ContendedScenario.NAME,
+					ContendedScenario.SCRIPT_CALLS, 2.5);
+			ratioBelow("hot key: hand-over p99 lower than Redisson's", system, ContendedScenario.NAME,
+					ContendedScenario.HAND_OVER_P99);
+			exactly("failed try-lock: one round trip", system, StructureScenario.NAME,
+					StructureScenario.FAILED_TRY_ROUND_TRIPS, 1);
+			renewal(system);
+			exactly("zero keys left after the run", system, FootprintScenario.NAME, FootprintScenario.KEYS_LEFT, 0);
+			ratioAtMost("Redis memory per held lock ≤ Redisson's", system, RenewalScenario.NAME,
+					RenewalScenario.MEMORY, 1.0);
+		}
+	}
+
+	private void exactly(String target, String system, String scenario, String metric, double expected) {
+		OptionalDouble value = value(scenario, system, metric);
+		if (value.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = value.getAsDouble();
+		boolean met = Math.abs(measured - expected) < 1e-9;
+		add(target, system, Numbers.format(measured), met,
+				met ? "" : "off by " + Numbers.format(measured - expected));
+	}
+
+	private void atMost(String target, String system, String scenario, String metric, double limit) {
+		OptionalDouble value = value(scenario, system, metric);
+		if (value.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = value.getAsDouble();
+		boolean met = measured <= limit;
+		add(target, system, Numbers.format(measured), met, met ? "" : "over by " + Numbers.format(measured - limit)
+				+ percent(measured, limit));
+	}
+
+	private void atLeast(String target, String system, String scenario, String metric, double limit) {
+		OptionalDouble value = value(scenario, system, metric);
+		if (value.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = value.getAsDouble();
+		boolean met = measured >= limit;
+		add(target, system, Numbers.format(measured), met, met ? "" : "short by " + Numbers.format(limit - measured)
+				+ percent(measured, limit));
+	}
+
+	private void ratioAtMost(String target, String system, String scenario, String metric, double limit) {
+		OptionalDouble ratio = ratio(scenario, system, metric);
+		if (ratio.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = ratio.getAsDouble();
+		boolean met = measured <= limit;
+		add(target, system, Numbers.ratio(measured) + " (" + metric + ")", met,
+				met ? "" : "over by " + Numbers.ratio(measured - limit) + percent(measured, limit));
+	}
+
+	private void ratioAtLeast(String target, String system, String scenario, String metric, double limit) {
+		OptionalDouble ratio = ratio(scenario, system, metric);
+		if (ratio.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = ratio.getAsDouble();
+		boolean met = measured >= limit;
+		add(target, system, Numbers.ratio(measured) + " (" + metric + ")", met,
+				met ? "" : "short by " + Numbers.ratio(limit - measured) + percent(measured, limit));
+	}
+
+	private void ratioBelow(String target, String system, String scenario, String metric) {
+		OptionalDouble ratio = ratio(scenario, system, metric);
+		if (ratio.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		double measured = ratio.getAsDouble();
+		boolean met = measured < 1.0;
+		String values = Numbers.format(value(scenario, system, metric).getAsDouble()) + " vs "
+				+ Numbers.format(value(scenario, REDISSON, metric).getAsDouble());
+		add(target, system, Numbers.ratio(measured) + " (" + values + ")", met,
+				met ? "" : "slower by " + Numbers.ratio(measured - 1) + percent(measured, 1));
+	}
+
+	private void shares(String system) {
+		String target = "hot key: each client 15–35 % of acquisitions";
+		OptionalDouble min = value(ContendedScenario.NAME, system, ContendedScenario.MIN_SHARE);
+		OptionalDouble max = value(ContendedScenario.NAME, system, ContendedScenario.MAX_SHARE);
+		if (min.isEmpty() || max.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		boolean met = min.getAsDouble() >= 15 && max.getAsDouble() <= 35;
+		String gap = "";
+		if (!met) {
+			gap = (min.getAsDouble() < 15) ? "lowest share " + Numbers.format(15 - min.getAsDouble()) + " points under"
+					: "";
+			if (max.getAsDouble() > 35) {
+				gap += (gap.isEmpty() ? "" : ", ") + "highest share " + Numbers.format(max.getAsDouble() - 35)
+						+ " points over";
+			}
+		}
+		add(target, system, Numbers.format(min.getAsDouble()) + "–" + Numbers.format(max.getAsDouble()) + " %", met,
+				gap);
+	}
+
+	private void renewal(String system) {
+		String target = "renewal: O(1) round trips per tick (N vs N/10 ≤ 1.5×)";
+		OptionalDouble growth = value(RenewalScenario.NAME, system, RenewalScenario.GROWTH);
+		OptionalDouble large = value(RenewalScenario.NAME, system, RenewalScenario.ROUND_TRIPS);
+		OptionalDouble small = value(RenewalScenario.NAME, system, RenewalScenario.ROUND_TRIPS_SMALL);
+		if (growth.isEmpty() || large.isEmpty() || small.isEmpty()) {
+			missing(target, system);
+			return;
+		}
+		boolean met = growth.getAsDouble() <= 1.5;
+		add(target, system, Numbers.format(large.getAsDouble()) + " per interval at N, "
+				+ Numbers.format(small.getAsDouble()) + " at N/10 (" + Numbers.ratio(growth.getAsDouble()) + ")", met,
+				met ? "" : "grows " + Numbers.ratio(growth.getAsDouble()) + " for 10× the locks");
+	}
+
+	private OptionalDouble value(String scenario, String system, String metric) {
+		return this.results.value(scenario, system, metric);
+	}
+
+	private OptionalDouble ratio(String scenario, String system, String metric) {
+		OptionalDouble value = value(scenario, system, metric);
+		OptionalDouble base = value(scenario, REDISSON, metric);
+		if (value.isEmpty() || base.isEmpty() || base.getAsDouble() == 0) {
+			return OptionalDouble.empty();
+		}
+		return OptionalDouble.of(value.getAsDouble() / base.getAsDouble());
+	}
+
+	private static String percent(double measured, double limit) {
+		return (limit == 0) ? "" : String.format(Locale.ROOT, " (%+.0f %%)", 100 * (measured - limit) / limit);
+	}
+
+	private void missing(String target, String system) {
+		add(target, system, "not measured", false, "no measurement");
+	}
+
+	private void add(String target, String system, String measured, boolean met, String gap) {
+		this.outcomes.add(new Outcome(target, system, measured, met, gap));
+	}
+
+	/**
+	 * @param target the goal
+	 * @param system which distlock entry point
+	 * @param measured what was measured
+	 * @param met whether the goal is reached
+	 * @param gap by how much it is missed, empty when met
+	 */
+	public record Outcome(String target, String system, String measured, boolean met, String gap) {
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.github.distlock.benchmarks.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.distlock.benchmarks.BenchmarkContext;
+import io.github.distlock.benchmarks.measure.Samples;
+import io.github.distlock.benchmarks.systems.LockClient;
+import io.github.distlock.benchmarks.systems.LockSystem;
+
+/**
+ * Lock + unlock on one thread, each pair on a key never used before (as locking per order or per user does): the
+ * cost of the common case, as throughput and as the latency of each pair.
+ */
+public final class UncontendedScenario implements Scenario {
+
+	public static final String NAME = "uncontended";
+
+	public static final String PAIRS_PER_SECOND = "pairs/s";
+
+	public static final String MEAN = "mean µs";
+
+	public static final String P50 = "p50 µs";
+
+	public static final String P99 = "p99 µs";
+
+	private static final Runnable NOTHING = () -> {
+	};
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public String description() {
+		return "One thread, lock + unlock (empty critical section) on distinct keys.";
+	}
+
+	@Override
+	public List<String> metrics() {
+		return List.of(PAIRS_PER_SECOND, MEAN, P50, P99);
+	}
+
+	@Override
+	public List<String> ratioMetrics() {
+		return List.of(MEAN, P50);
+	}
+
+	@Override
+	public void run(BenchmarkContext context) {
+		InterleavedRounds.run(context, NAME, context.settings().roundTime(),
+				(system, time) -> measure(context, system, time));
+	}
+
+	private Map<String, Double> measure(BenchmarkContext context, LockSystem system, Duration time) {
+		LockClient client = system.client(0);
+		Samples samples = new Samples();
+		long limit = context.settings().maxOpsPerLoop();
+		long start = System.nanoTime();
+		long deadline = start + time.toNanos();
+		long end = start;
+		while (end < deadline && samples.size() < limit) {
+			String key = context.freshKey("u");
+			long before = System.nanoTime();
+			if (!client.runLocked(key, NOTHING)) {
+				throw new IllegalStateException("An uncontended lock was not acquired");
+			}
+			end = System.nanoTime();
+			samples.add(end - before);
+		}
+		double seconds = (end - start) / 1e9;
+		Map<String, Double> metrics = new LinkedHashMap<>();
+		metrics.put(PAIRS_PER_SECOND, samples.size() / seconds);
+		metrics.put(MEAN, seconds * 1e6 / samples.size());
+		metrics.put(P50, samples.percentileMicros(50));
+		metrics.put(P99, samples.percentileMicros(99));
+		return metrics;
+	}
+
+}

@@ -1,0 +1,27 @@
+package io.github.distlock.benchmarks.systems;
+
+import java.time.Duration;
+
+import org.redisson.config.Config;
+
+/**
+ * Redisson configurations as an application gets them by default: one server, Redisson's own pool sizes and timeouts.
+ * The distlock clients get exactly what distlock's auto-configuration builds from {@code spring.data.redis.*}.
+ */
+final class RedissonConfigs {
+
+	private RedissonConfigs() {
+	}
+
+	static Config singleServer(String url) {
+		Config config = new Config();
+		config.useSingleServer().setAddress(url);
+		return config;
+	}
+
+	/** For RLock: its watchdog keeps the same lease as every other system's renewal. */
+	static Config singleServerWithWatchdog(String url, Duration lease) {
+		return singleServer(url).setLockWatchdogTimeout(lease.toMillis());
+	}
+
+}
