@@ -34,7 +34,9 @@ final class DataRedisRedissonConfig {
 				.addSentinelAddress(addresses(scheme, sentinel.getNodes()));
 		}
 		else if (details.getCluster() != null) {
-			server = config.useClusterServers().addNodeAddress(addresses(scheme, details.getCluster().getNodes()));
+			throw new IllegalStateException("distlock does not support Redis Cluster yet (spring.data.redis.cluster.*):"
+					+ " its scripts touch a lock and its waiter queue, which Cluster may place on different nodes;"
+					+ " use a standalone or Sentinel-managed Redis for locks");
 		}
 		else if (details.getMasterReplica() != null) {
 			throw new IllegalStateException("distlock cannot build a Redis client from spring.data.redis.masterreplica;"

@@ -152,6 +152,15 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void redisClusterSettingsFailStartUpWithAClearMessage() {
+		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("does not support Redis Cluster"));
+	}
+
+	@Test
 	@ExtendWith(OutputCaptureExtension.class)
 	void aPasswordFromSpringDataRedisIsUsedAndNeverLogged(CapturedOutput output) throws Exception {
 		try (RespClient admin = redis.client()) {
