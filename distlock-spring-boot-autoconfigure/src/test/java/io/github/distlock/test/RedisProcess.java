@@ -2,11 +2,14 @@ package io.github.distlock.test;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} process on loopback and a free port, started from a binary on disk, with the signals
@@ -42,7 +45,7 @@ public final class RedisProcess implements RedisServer {
 	}
 
 	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			socket.setReuseAddress(true);
 			return socket.getLocalPort();
 		}
@@ -102,6 +105,11 @@ public final class RedisProcess implements RedisServer {
 	@Override
 	public int port() {
 		return this.port;
+	}
+
+	/** The executable this server runs, for reports that say what was measured. */
+	public File binary() {
+		return this.binary;
 	}
 
 	public long pid() {
@@ -178,6 +186,16 @@ public final class RedisProcess implements RedisServer {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+		}
+		deleteDirectory();
+	}
+
+	private void deleteDirectory() {
+		try (Stream<Path> files = Files.walk(this.dir)) {
+			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a temporary directory left behind is harmless
 		}
 	}
 

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,10 +25,18 @@ public final class RespClient implements AutoCloseable {
 	private final OutputStream out;
 
 	public RespClient(String host, int port) {
+		this(host, port, Duration.ofSeconds(10));
+	}
+
+	/**
+	 * @param readTimeout how long to wait for a reply; {@link Duration#ZERO} waits for ever, as a connection that
+	 * only listens (a subscription, MONITOR) must
+	 */
+	public RespClient(String host, int port, Duration readTimeout) {
 		try {
 			this.socket = new Socket();
 			this.socket.connect(new InetSocketAddress(host, port), 2000);
-			this.socket.setSoTimeout(10_000);
+			this.socket.setSoTimeout(Math.toIntExact(readTimeout.toMillis()));
 			this.in = new BufferedInputStream(this.socket.getInputStream());
 			this.out = this.socket.getOutputStream();
 		}
@@ -46,6 +55,19 @@ public final class RespClient implements AutoCloseable {
 			}
 			this.out.write(command.toString().getBytes(StandardCharsets.UTF_8));
 			this.out.flush();
+			return read();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Reads one more reply without sending anything: what a connection in subscribe or MONITOR mode receives
+	 * unasked after the command that started it.
+	 */
+	public Object readReply() {
+		try {
 			return read();
 		}
 		catch (IOException ex) {

@@ -1,13 +1,6 @@
 package io.github.distlock.benchmarks.redis;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +8,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.distlock.test.RespClient;
 
 /**
  * Records, through Redis' MONITOR, exactly which commands an action made Redis run, telling the ones a client sent
@@ -33,7 +28,7 @@ public final class CommandMonitor implements AutoCloseable {
 
 	private final RedisUnderTest redis;
 
-	private final Socket socket;
+	private final RespClient connection;
 
 	private final Thread reader;
 
@@ -41,16 +36,10 @@ public final class CommandMonitor implements AutoCloseable {
 
 	public CommandMonitor(RedisUnderTest redis) {
 		this.redis = redis;
-		try {
-			this.socket = new Socket();
-			this.socket.connect(new InetSocketAddress(redis.host(), redis.port()), 2000);
-			OutputStream out = this.socket.getOutputStream();
-			out.write("MONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		// No read timeout: between two recordings the connection may stay silent for as long as a scenario runs.
+		this.connection = new RespClient(redis.host(), redis.port(), Duration.ZERO);
+		// The OK comes before any traced command, so nothing sent from here on is missed.
+		this.connection.call("MONITOR");
 		this.reader = new Thread(this::read, "redis-monitor");
 		this.reader.setDaemon(true);
 		this.reader.start();
@@ -75,30 +64,25 @@ public final class CommandMonitor implements AutoCloseable {
 		}
 	}
 
+	/** Each MONITOR line arrives as a status reply of its own. */
 	private void read() {
-		try (BufferedReader in = new BufferedReader(
-				new InputStreamReader(this.socket.getInputStream(), StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = in.readLine()) != null) {
+		try {
+			while (true) {
+				Object line = this.connection.readReply();
 				Capture current = this.capture;
-				if (current != null) {
-					current.accept(line);
+				if (current != null && line instanceof String text) {
+					current.accept(text);
 				}
 			}
 		}
-		catch (IOException ex) {
-			// The socket is closed by close(); nothing is recording any more.
+		catch (RuntimeException ex) {
+			// The connection is closed by close(); nothing is recording any more.
 		}
 	}
 
 	@Override
 	public void close() {
-		try {
-			this.socket.close();
-		}
-		catch (IOException ex) {
-			// nothing left to release
-		}
+		this.connection.close();
 	}
 
 	/** The lines between one pair of markers. */
@@ -118,7 +102,7 @@ public final class CommandMonitor implements AutoCloseable {
 			this.marker = marker;
 		}
 
-		/** A line looks like {@code +1700000000.123456 [0 127.0.0.1:53412] "EVALSHA" "..."}, or {@code [0 lua]}. */
+		/** A line looks like {@code 1700000000.123456 [0 127.0.0.1:53412] "EVALSHA" "..."}, or {@code [0 lua]}. */
 		void accept(String line) {
 			if (line.contains(this.marker + "-start")) {
 				this.started = true;

@@ -5,23 +5,43 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RedisServers;
+import io.github.distlock.test.RespClient;
+
 /**
- * The one redis-server every system is measured against: a local process on 127.0.0.1 and a free port, with a side
+ * The one redis-server every system is measured against: a local process on 127.0.0.1 and a free port, with
+ * persistence off (a snapshot or an append-only fsync in the middle of a round would be noise), and a side
  * connection for reading its counters.
+ * <p>
+ * The side connection is the tests' raw RESP client, deliberately not one of the clients under test, so that the
+ * measuring side neither shares their connection pools nor adds to their statistics in any way but the commands it
+ * sends itself (which {@link RedisInfo} leaves out).
  */
 public final class RedisUnderTest implements AutoCloseable {
 
-	private final RedisServerProcess process;
+	private final RedisProcess process;
 
-	private final RespConnection side;
+	private final RespClient side;
 
-	private RedisUnderTest(RedisServerProcess process) {
+	private RedisUnderTest(RedisProcess process) {
 		this.process = process;
-		this.side = new RespConnection(process.host(), process.port());
+		this.side = new RespClient(process.host(), process.port(), Duration.ofSeconds(30));
+		// The test fixture turns keyspace notifications on for the tests that watch keys; here they would only add
+		// a publish to every lock command.
+		this.side.call("CONFIG", "SET", "notify-keyspace-events", "");
 	}
 
+	/** Uses the {@code redis-server} on the PATH, else the binary shipped in the embedded-redis artifact. */
 	public static RedisUnderTest start() {
-		return new RedisUnderTest(RedisServerProcess.start());
+		RedisProcess process = RedisServers.startProcess();
+		try {
+			return new RedisUnderTest(process);
+		}
+		catch (RuntimeException ex) {
+			process.close();
+			throw ex;
+		}
 	}
 
 	public String host() {
@@ -33,12 +53,12 @@ public final class RedisUnderTest implements AutoCloseable {
 	}
 
 	public String url() {
-		return "redis://" + host() + ":" + port();
+		return this.process.url();
 	}
 
 	/** Which binary runs, so the report can say so. */
 	public String binary() {
-		return this.process.binary();
+		return this.process.binary().getAbsolutePath();
 	}
 
 	public synchronized RedisInfo info() {

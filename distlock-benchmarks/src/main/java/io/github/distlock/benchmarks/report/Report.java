@@ -82,6 +82,7 @@ public final class Report {
 		List<String> header = new ArrayList<>();
 		header.add("system");
 		header.addAll(scenario.metrics());
+		header.addAll(scenario.optionalMetrics());
 		scenario.ratioMetrics().forEach((metric) -> header.add("× Redisson (" + metric + ")"));
 		TextTable table = new TextTable(header);
 		// Every system of the run, even one that failed everywhere, so that its gaps show.
@@ -89,7 +90,10 @@ public final class Report {
 			List<String> row = new ArrayList<>();
 			row.add(system);
 			for (String metric : scenario.metrics()) {
-				row.add(cell(this.results.get(scenario.name(), system, metric), withSpread));
+				row.add(cell(this.results.get(scenario.name(), system, metric), withSpread, "MISSING"));
+			}
+			for (String metric : scenario.optionalMetrics()) {
+				row.add(cell(this.results.get(scenario.name(), system, metric), withSpread, "n/a"));
 			}
 			for (String metric : scenario.ratioMetrics()) {
 				OptionalDouble value = this.results.value(scenario.name(), system, metric);
@@ -102,9 +106,9 @@ public final class Report {
 		return table;
 	}
 
-	private static String cell(Results.Value value, boolean withSpread) {
+	private static String cell(Results.Value value, boolean withSpread, String absent) {
 		if (value == null) {
-			return "MISSING";
+			return absent;
 		}
 		String text = Numbers.format(value.value());
 		if (withSpread && value.hasSpread()) {

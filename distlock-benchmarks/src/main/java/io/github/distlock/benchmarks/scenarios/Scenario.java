@@ -18,6 +18,14 @@ public interface Scenario {
 	/** The metrics every system gets in this scenario; a run missing one of them is incomplete. */
 	List<String> metrics();
 
+	/**
+	 * Metrics that only some systems give, because they are counts a client library keeps of itself; the others
+	 * show n/a. A run is complete without them.
+	 */
+	default List<String> optionalMetrics() {
+		return List.of();
+	}
+
 	/** Metrics also shown as a ratio to Redisson's value. */
 	List<String> ratioMetrics();
 

@@ -29,9 +29,6 @@ public final class StructureScenario implements Scenario {
 
 	public static final String FAILED_TRY_COMMANDS = "commands/failed try";
 
-	private static final Runnable NOTHING = () -> {
-	};
-
 	@Override
 	public String name() {
 		return NAME;
@@ -69,12 +66,12 @@ public final class StructureScenario implements Scenario {
 		LockClient client = system.client(0);
 		// Connections, script caches and lazily started listeners settle before anything is counted.
 		for (int i = 0; i < 20; i++) {
-			lockOnce(context, client);
+			LockCalls.lockFree(client, context.freshKey("s"));
 		}
 		RedisInfo before = context.redis().info();
 		CommandTrace pairs = monitor.record(() -> {
 			for (int i = 0; i < ops; i++) {
-				lockOnce(context, client);
+				LockCalls.lockFree(client, context.freshKey("s"));
 			}
 		});
 		RedisInfo.Delta stats = context.redis().info().since(before);
@@ -92,13 +89,13 @@ public final class StructureScenario implements Scenario {
 			// The trace must hold only the tries, not the holder's renewal of the key. Renewal starts no sooner than
 			// a sixth of the lease after acquisition (a registry with a renewal scheduler renews once at once), and
 			// the tries take a few milliseconds: so they start a moment after the hold, and well before renewal.
-			sleep(Duration.ofMillis(50));
+			Pauses.sleep(Duration.ofMillis(50));
 			for (int i = 0; i < 20; i++) {
-				tryOnce(client, heldKey);
+				LockCalls.tryHeld(client, heldKey);
 			}
 			tries = monitor.record(() -> {
 				for (int i = 0; i < ops; i++) {
-					tryOnce(client, heldKey);
+					LockCalls.tryHeld(client, heldKey);
 				}
 			});
 		}
@@ -109,28 +106,6 @@ public final class StructureScenario implements Scenario {
 		context.results().put(scenario, system.name(), FAILED_TRY_COMMANDS,
 				(double) (tries.clientCount() + tries.scriptCount()) / ops);
 		context.results().detail(scenario, system.name(), "failed try", tries.describe(ops));
-	}
-
-	private static void sleep(Duration time) {
-		try {
-			Thread.sleep(time.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static void lockOnce(BenchmarkContext context, LockClient client) {
-		if (!client.runLocked(context.freshKey("s"), NOTHING)) {
-			throw new IllegalStateException("An uncontended lock was not acquired");
-		}
-	}
-
-	private static void tryOnce(LockClient client, String heldKey) {
-		if (client.tryRunLocked(heldKey, NOTHING)) {
-			throw new IllegalStateException("A try-lock acquired a lock held by another client");
-		}
 	}
 
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.distlock.benchmarks.BenchmarkContext;
-import io.github.distlock.benchmarks.measure.Samples;
+import io.github.distlock.benchmarks.measure.TimedLoop;
 import io.github.distlock.benchmarks.systems.LockClient;
 import io.github.distlock.benchmarks.systems.LockSystem;
 
@@ -24,9 +24,6 @@ public final class TryLockScenario implements Scenario {
 	public static final String P50 = "p50 µs";
 
 	public static final String P99 = "p99 µs";
-
-	private static final Runnable NOTHING = () -> {
-	};
 
 	@Override
 	public String name() {
@@ -80,23 +77,12 @@ public final class TryLockScenario implements Scenario {
 
 	private Map<String, Double> measure(BenchmarkContext context, LockSystem system, String key, Duration time) {
 		LockClient client = system.client(0);
-		Samples samples = new Samples();
-		long limit = context.settings().maxOpsPerLoop();
-		long start = System.nanoTime();
-		long deadline = start + time.toNanos();
-		long end = start;
-		while (end < deadline && samples.size() < limit) {
-			long before = System.nanoTime();
-			if (client.tryRunLocked(key, NOTHING)) {
-				throw new IllegalStateException("A try-lock acquired a lock held by another client");
-			}
-			end = System.nanoTime();
-			samples.add(end - before);
-		}
+		TimedLoop.Result tries = TimedLoop.run(time, context.settings().maxOpsPerLoop(), () -> key,
+				(held) -> LockCalls.tryHeld(client, held));
 		Map<String, Double> metrics = new LinkedHashMap<>();
-		metrics.put(OPS_PER_SECOND, samples.size() / ((end - start) / 1e9));
-		metrics.put(P50, samples.percentileMicros(50));
-		metrics.put(P99, samples.percentileMicros(99));
+		metrics.put(OPS_PER_SECOND, tries.perSecond());
+		metrics.put(P50, tries.samples().percentileMicros(50));
+		metrics.put(P99, tries.samples().percentileMicros(99));
 		return metrics;
 	}
 

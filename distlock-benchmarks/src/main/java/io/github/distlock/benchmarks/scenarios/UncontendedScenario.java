@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.distlock.benchmarks.BenchmarkContext;
-import io.github.distlock.benchmarks.measure.Samples;
+import io.github.distlock.benchmarks.measure.TimedLoop;
 import io.github.distlock.benchmarks.systems.LockClient;
 import io.github.distlock.benchmarks.systems.LockSystem;
 
@@ -25,9 +25,6 @@ public final class UncontendedScenario implements Scenario {
 	public static final String P50 = "p50 µs";
 
 	public static final String P99 = "p99 µs";
-
-	private static final Runnable NOTHING = () -> {
-	};
 
 	@Override
 	public String name() {
@@ -57,26 +54,13 @@ public final class UncontendedScenario implements Scenario {
 
 	private Map<String, Double> measure(BenchmarkContext context, LockSystem system, Duration time) {
 		LockClient client = system.client(0);
-		Samples samples = new Samples();
-		long limit = context.settings().maxOpsPerLoop();
-		long start = System.nanoTime();
-		long deadline = start + time.toNanos();
-		long end = start;
-		while (end < deadline && samples.size() < limit) {
-			String key = context.freshKey("u");
-			long before = System.nanoTime();
-			if (!client.runLocked(key, NOTHING)) {
-				throw new IllegalStateException("An uncontended lock was not acquired");
-			}
-			end = System.nanoTime();
-			samples.add(end - before);
-		}
-		double seconds = (end - start) / 1e9;
+		TimedLoop.Result pairs = TimedLoop.run(time, context.settings().maxOpsPerLoop(),
+				() -> context.freshKey("u"), (key) -> LockCalls.lockFree(client, key));
 		Map<String, Double> metrics = new LinkedHashMap<>();
-		metrics.put(PAIRS_PER_SECOND, samples.size() / seconds);
-		metrics.put(MEAN, seconds * 1e6 / samples.size());
-		metrics.put(P50, samples.percentileMicros(50));
-		metrics.put(P99, samples.percentileMicros(99));
+		metrics.put(PAIRS_PER_SECOND, pairs.perSecond());
+		metrics.put(MEAN, pairs.meanMicros());
+		metrics.put(P50, pairs.samples().percentileMicros(50));
+		metrics.put(P99, pairs.samples().percentileMicros(99));
 		return metrics;
 	}
 

@@ -1,6 +1,7 @@
 package io.github.distlock.benchmarks.systems;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.boot.Banner;
@@ -9,6 +10,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.redis.LockEngineStatistics;
+import io.github.distlock.redis.RedisLockEngine;
 
 /**
  * distlock as applications use it: a call to a {@code @DistributedLock} method of a Spring bean. Each client is a
@@ -69,10 +72,13 @@ public final class AnnotatedLockSystem extends LockSystem {
 
 		private final LostLockCounter lost;
 
+		private final LockEngineStatistics statistics;
+
 		AnnotatedClient(ConfigurableApplicationContext context) {
 			this.context = context;
 			this.work = context.getBean(LockedWork.class);
 			this.lost = context.getBean(LostLockCounter.class);
+			this.statistics = context.getBean(RedisLockEngine.class).statistics();
 		}
 
 		@Override
@@ -139,6 +145,12 @@ public final class AnnotatedLockSystem extends LockSystem {
 			if (!runLocked(keys.get(depth), () -> nest(keys, depth + 1, whileHeld))) {
 				throw new IllegalStateException("Could not acquire the free lock " + keys.get(depth));
 			}
+		}
+
+		/** The engine's watchdog count: one per tick, its renewal batches all sent at once. */
+		@Override
+		public OptionalLong renewalRoundTrips() {
+			return OptionalLong.of(this.statistics.renewalRoundTrips());
 		}
 
 		@Override

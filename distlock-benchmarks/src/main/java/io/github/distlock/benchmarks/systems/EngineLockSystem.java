@@ -1,6 +1,7 @@
 package io.github.distlock.benchmarks.systems;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.redisson.Redisson;
@@ -87,6 +88,12 @@ public final class EngineLockSystem extends LockSystem {
 		@Override
 		protected boolean release(LockHandle handle) {
 			return handle.release();
+		}
+
+		/** The watchdog's count: one per tick, its renewal batches all sent at once. */
+		@Override
+		public OptionalLong renewalRoundTrips() {
+			return OptionalLong.of(this.engine.statistics().renewalRoundTrips());
 		}
 
 		@Override

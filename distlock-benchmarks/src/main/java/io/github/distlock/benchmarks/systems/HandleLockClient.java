@@ -30,21 +30,16 @@ abstract class HandleLockClient<H> implements LockClient {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while waiting for " + key, ex);
 		}
-		if (handle == null) {
-			return false;
-		}
-		try {
-			body.run();
-		}
-		finally {
-			release(handle);
-		}
-		return true;
+		return runHolding(handle, body);
 	}
 
 	@Override
 	public boolean tryRunLocked(String key, Runnable body) {
-		H handle = tryAcquire(key);
+		return runHolding(tryAcquire(key), body);
+	}
+
+	/** Runs the body if the lock was acquired ({@code handle} not null), releasing it however the body ends. */
+	private boolean runHolding(H handle, Runnable body) {
 		if (handle == null) {
 			return false;
 		}

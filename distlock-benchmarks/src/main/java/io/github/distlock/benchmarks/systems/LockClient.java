@@ -1,6 +1,7 @@
 package io.github.distlock.benchmarks.systems;
 
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * One application instance's view of a lock system: its own connections (and engine, registry or context), as a
@@ -26,6 +27,14 @@ public interface LockClient extends AutoCloseable {
 	 * @return how many of the locks turned out to be lost by the time they were released
 	 */
 	long holdAll(List<String> keys, Runnable whileHeld);
+
+	/**
+	 * Renewal round trips this client has made so far, by its own count, where the library keeps one: Redis sees
+	 * script calls, and cannot tell calls sent together from calls sent one after another.
+	 */
+	default OptionalLong renewalRoundTrips() {
+		return OptionalLong.empty();
+	}
 
 	@Override
 	void close();

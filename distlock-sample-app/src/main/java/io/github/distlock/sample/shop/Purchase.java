@@ -29,11 +29,11 @@ public record Purchase(Outcome outcome, String sku, Long orderId, int stockLeft,
 
 	}
 
-	static Purchase sold(String sku, long orderId, int stockLeft, long token, long startedNanos) {
+	public static Purchase sold(String sku, long orderId, int stockLeft, long token, long startedNanos) {
 		return new Purchase(Outcome.SOLD, sku, orderId, stockLeft, token, startedNanos);
 	}
 
-	static Purchase soldOut(String sku, long token, long startedNanos) {
+	public static Purchase soldOut(String sku, long token, long startedNanos) {
 		return new Purchase(Outcome.SOLD_OUT, sku, null, 0, token, startedNanos);
 	}
 

@@ -1,9 +1,6 @@
 package io.github.distlock.torture.run;
 
-import java.io.BufferedInputStream;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.test.RespClient;
 import io.github.distlock.torture.history.HistoryLine;
 import io.github.distlock.torture.history.HistoryWriter;
 
@@ -36,7 +34,7 @@ final class KeyspaceRecorder implements AutoCloseable {
 
 	private volatile boolean stopped;
 
-	private volatile Socket socket;
+	private volatile RespClient connection;
 
 	KeyspaceRecorder(int port, String keyPattern, Path file) {
 		this.port = port;
@@ -56,23 +54,26 @@ final class KeyspaceRecorder implements AutoCloseable {
 
 	private void record() {
 		while (!this.stopped) {
-			try (Socket connection = new Socket()) {
-				this.socket = connection;
-				connection.connect(new InetSocketAddress("127.0.0.1", this.port), 1000);
-				connection.getOutputStream()
-					.write(RespReader.command("PSUBSCRIBE", CHANNEL_PREFIX + this.keyPattern));
-				RespReader reader = new RespReader(new BufferedInputStream(connection.getInputStream()));
+			// No read timeout: a subscription is silent for as long as no lock key changes, or Redis is paused.
+			try (RespClient connection = new RespClient("127.0.0.1", this.port, Duration.ZERO)) {
+				this.connection = connection;
+				handle((List<?>) connection.call("PSUBSCRIBE", CHANNEL_PREFIX + this.keyPattern));
 				while (!this.stopped) {
-					handle((List<?>) reader.read());
+					handle((List<?>) connection.readReply());
 				}
 			}
-			catch (IOException | RuntimeException ex) {
+			catch (RuntimeException ex) {
 				if (!this.stopped) {
-					this.out.write(line("disconnected").with("error", ex.getClass().getSimpleName()));
+					this.out.write(line("disconnected").with("error", cause(ex).getClass().getSimpleName()));
 					pauseBeforeReconnecting();
 				}
 			}
 		}
+	}
+
+	/** The I/O failure itself (refused, reset, closed) rather than the client's unchecked wrapper. */
+	private static Throwable cause(RuntimeException ex) {
+		return (ex instanceof UncheckedIOException && ex.getCause() != null) ? ex.getCause() : ex;
 	}
 
 	private void handle(List<?> message) {
@@ -105,14 +106,10 @@ final class KeyspaceRecorder implements AutoCloseable {
 	@Override
 	public void close() throws InterruptedException {
 		this.stopped = true;
-		Socket current = this.socket;
+		RespClient current = this.connection;
 		if (current != null) {
-			try {
-				current.close();
-			}
-			catch (IOException ex) {
-				// closing only unblocks the reader
-			}
+			// Unblocks the reader.
+			current.close();
 		}
 		this.thread.join(5000);
 		this.out.close();

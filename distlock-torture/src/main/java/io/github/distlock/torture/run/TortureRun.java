@@ -91,7 +91,8 @@ public final class TortureRun {
 		List<WorkerJvm> workers = new ArrayList<>();
 		for (int i = 1; i <= this.settings.workers(); i++) {
 			String name = "w" + i;
-			List<String> arguments = List.of("--spring.data.redis.host=127.0.0.1",
+			// Warnings and errors only in a worker's output: the run records what happens in its own files.
+			List<String> arguments = List.of("--logging.level.root=WARN", "--spring.data.redis.host=127.0.0.1",
 					"--spring.data.redis.port=" + lockPort,
 					"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
 					"--torture.worker=" + name, "--torture.history=" + this.dir.resolve("history-" + name + ".log"),
