@@ -43,12 +43,6 @@ public class LockAspectSupport {
 
 	/**
 	 * @param engine supplies the engine on first use, so creating the interceptor does not connect to the store
-	 */
-	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine) {
-		this(operations, keys, engine, () -> ObservationRegistry.NOOP);
-	}
-
-	/**
 	 * @param observationRegistry supplies the registry that waiting and holding are observed with
 	 */
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine,

@@ -14,10 +14,6 @@ import io.github.distlock.OnLost;
  */
 public record LockDefaults(Duration lease, Duration waitTime, Duration maxLease, OnLost onLost) {
 
-	/** Thirty seconds of lease, five of waiting, no ceiling, roll back on a lost lock. */
-	public static final LockDefaults STANDARD = new LockDefaults(Duration.ofSeconds(30), Duration.ofSeconds(5), null,
-			OnLost.ROLLBACK);
-
 	public LockDefaults {
 		onLost = (onLost == null || onLost == OnLost.DEFAULT) ? OnLost.ROLLBACK : onLost;
 	}
