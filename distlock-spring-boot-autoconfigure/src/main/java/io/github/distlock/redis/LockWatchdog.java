@@ -16,10 +16,13 @@ import io.github.distlock.LostLock;
 /**
  * Keeps held locks alive and notices when they are not.
  * <p>
- * One thread serves every lock of an engine. It wakes when the earliest lock needs attention and then renews, in one
- * batch, every lock within its renewal window (between a sixth and a third of its lease after the last renewal), so
- * the cost in Redis round trips per tick does not grow with the number of locks. A lock whose lease deadline passes
- * without a confirmed renewal is declared lost; so is a lock that was not to be renewed and outlives its lease.
+ * One thread serves every lock of an engine. It wakes when the earliest lock needs attention (a third of its lease
+ * after its last renewal) and then renews, in one round trip, every lock whose renewal is due, and with them every
+ * other lock it holds: a lock renewed a little early costs one more command inside a call that goes out anyway,
+ * while leaving it for later would give it a renewal time of its own and so one more round trip per interval. All
+ * locks thus share one renewal cadence, and the cost in round trips per tick does not grow with the number of locks
+ * or with how their acquisitions were spread. A lock whose lease deadline passes without a confirmed renewal is
+ * declared lost; so is a lock that was not to be renewed and outlives its lease.
  */
 final class LockWatchdog implements AutoCloseable {
 
@@ -101,6 +104,7 @@ final class LockWatchdog implements AutoCloseable {
 		}
 		long now = System.nanoTime();
 		List<RedisLockHandle> due = new ArrayList<>();
+		List<RedisLockHandle> early = new ArrayList<>();
 		for (RedisLockHandle handle : this.watched) {
 			if (!handle.isHeld()) {
 				this.watched.remove(handle);
@@ -108,11 +112,15 @@ final class LockWatchdog implements AutoCloseable {
 			else if (now - handle.leaseDeadlineNanos() >= 0) {
 				expired(handle);
 			}
-			else if (handle.renewable && renewalDue(handle, now)) {
-				due.add(handle);
+			else if (handle.renewable && renewable(handle, now)) {
+				(renewalDue(handle, now) ? due : early).add(handle);
 			}
 		}
-		renew(due);
+		if (!due.isEmpty()) {
+			// A wake-up with nothing due (the lock that asked for it is gone) sends nothing.
+			due.addAll(early);
+			renew(due);
+		}
 		long next = Long.MAX_VALUE;
 		for (RedisLockHandle handle : this.watched) {
 			next = Math.min(next, nextAttention(handle));
@@ -205,9 +213,17 @@ final class LockWatchdog implements AutoCloseable {
 
 	}
 
+	/** Whether a renewal may be sent now: not waiting to retry a failed one, and not yet at its longest lease. */
+	private static boolean renewable(RedisLockHandle handle, long now) {
+		return now - handle.retryAtNanos >= 0 && handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0;
+	}
+
+	/**
+	 * Whether a lock must be renewed on this tick. A sixth of the lease rather than a third, so that a wake-up a
+	 * little early (the scheduler's granularity) still renews it instead of scheduling another tick.
+	 */
 	private static boolean renewalDue(RedisLockHandle handle, long now) {
-		return now - (handle.renewedAtNanos + handle.leaseNanos / 6) >= 0 && now - handle.retryAtNanos >= 0
-				&& handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0;
+		return now - (handle.renewedAtNanos + handle.leaseNanos / 6) >= 0;
 	}
 
 	/** When the watchdog must next look at this lock: its renewal time, or its lease deadline. */

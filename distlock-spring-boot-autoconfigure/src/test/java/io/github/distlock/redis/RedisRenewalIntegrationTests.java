@@ -63,4 +63,49 @@ class RedisRenewalIntegrationTests {
 		}
 	}
 
+
+	@Test
+	void locksAcquiredOverMostOfALeaseAreRenewedTogetherOnEveryTick() throws Exception {
+		int locks = 30;
+		Duration lease = Duration.ofMillis(900);
+		BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, lost::add);
+		try {
+			List<LockHandle> held = new ArrayList<>();
+			for (int i = 0; i < locks; i++) {
+				held.add(engine.acquire(new LockRequest("cadence", "k" + i, lease, Duration.ZERO, true, null)));
+				// Spread the acquisitions over two thirds of the lease: without a shared cadence they would fall
+				// into several renewal phases, each costing its own round trip per interval.
+				Thread.sleep(20);
+			}
+			LockEngineStatistics statistics = engine.statistics();
+			awaitRoundTrips(statistics, 2);
+			long tripsBefore = statistics.renewalRoundTrips();
+			long renewalsBefore = statistics.renewals();
+			awaitRoundTrips(statistics, tripsBefore + 6);
+			long trips = statistics.renewalRoundTrips() - tripsBefore;
+			long renewals = statistics.renewals() - renewalsBefore;
+			// The last round trip's answers may still be on their way, hence one round trip of slack.
+			assertThat(renewals).as("locks renewed in %d round trips", trips)
+				.isGreaterThanOrEqualTo((trips - 1) * locks);
+			for (LockHandle handle : held) {
+				assertThat(handle.release()).isTrue();
+			}
+			assertThat(lost).isEmpty();
+		}
+		finally {
+			engine.close();
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	private static void awaitRoundTrips(LockEngineStatistics statistics, long atLeast) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (statistics.renewalRoundTrips() < atLeast && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		assertThat(statistics.renewalRoundTrips()).isGreaterThanOrEqualTo(atLeast);
+	}
+
 }
