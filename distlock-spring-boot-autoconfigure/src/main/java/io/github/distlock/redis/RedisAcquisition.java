@@ -16,7 +16,8 @@ import io.github.distlock.engine.LockRequest;
  * A first attempt takes a free lock at once. When the lock is held and the caller may wait, the same attempt puts
  * it in the lock's queue in Redis; the holder's release then hands the lock straight to the first live waiter and
  * announces it, so a hand-over costs the waiter no further call and newcomers cannot cut in. A lost announcement
- * only delays the waiter until its next poll, which finds the lock already handed to it.
+ * only delays the waiter until its next poll, which finds the lock already handed to it. Of the threads of one
+ * engine, only one at a time waits in Redis for a given lock ({@link Turnstiles}).
  */
 final class RedisAcquisition {
 
@@ -71,17 +72,44 @@ final class RedisAcquisition {
 		if (this.queueMember.isEmpty()) {
 			return attemptOnce();
 		}
-		ReleaseSignals.Signal signal = this.engine.signals().join(this.redisKey, this.holderPrefix);
+		Turnstiles.Turnstile turn = awaitTurn();
 		try {
-			return waitFor(signal);
-		}
-		catch (InterruptedException ex) {
-			giveUp();
-			throw ex;
+			ReleaseSignals.Signal signal = this.engine.signals().join(this.redisKey, this.holderPrefix);
+			try {
+				return waitFor(signal);
+			}
+			catch (InterruptedException ex) {
+				giveUp();
+				throw ex;
+			}
+			finally {
+				this.engine.signals().leave(this.redisKey, signal, this.holderPrefix);
+			}
 		}
 		finally {
-			this.engine.signals().leave(this.redisKey, signal, this.holderPrefix);
+			this.engine.turnstiles().leave(this.redisKey, turn);
 		}
+	}
+
+	/** Waits, within the caller's wait, until no other thread of this engine waits in Redis for the lock. */
+	private Turnstiles.Turnstile awaitTurn() throws InterruptedException {
+		Turnstiles turnstiles = this.engine.turnstiles();
+		Turnstiles.Turnstile turn = turnstiles.pass(this.redisKey, 0);
+		if (turn != null) {
+			return turn;
+		}
+		this.engine.waitingStarted();
+		try {
+			turn = turnstiles.pass(this.redisKey, this.deadlineNanos - System.nanoTime());
+		}
+		finally {
+			this.engine.waitingEnded();
+		}
+		if (turn == null) {
+			// Threads of this engine ahead in line had the first claim to the lock all along: it was not to be ours.
+			throw timedOut(null);
+		}
+		return turn;
 	}
 
 	private RedisLockHandle attemptOnce() {

@@ -51,6 +51,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	private final ReleaseSignals signals;
 
+	private final Turnstiles turnstiles = new Turnstiles();
+
 	private final LockWatchdog watchdog;
 
 	private final LockLostListener lostListener;
@@ -123,6 +125,10 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	ReleaseSignals signals() {
 		return this.signals;
+	}
+
+	Turnstiles turnstiles() {
+		return this.turnstiles;
 	}
 
 	void waitingStarted() {

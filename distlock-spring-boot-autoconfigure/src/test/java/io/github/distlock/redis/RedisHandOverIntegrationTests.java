@@ -97,7 +97,8 @@ class RedisHandOverIntegrationTests {
 
 	@Test
 	void waitersFromSeveralEnginesGetTheLockInTheOrderTheyQueued() throws Exception {
-		List<RedisLockEngine> engines = List.of(engine(), engine(), engine());
+		// One waiter per engine: threads of one engine queue in Redis one at a time (see the turnstile test below).
+		List<RedisLockEngine> engines = List.of(engine(), engine(), engine(), engine());
 		LockHandle first = engines.get(0).acquire(request(Duration.ZERO));
 		List<String> order = new CopyOnWriteArrayList<>();
 		List<Future<?>> waiters = new ArrayList<>();
@@ -216,9 +217,9 @@ class RedisHandOverIntegrationTests {
 				false, null));
 		List<String> valuesWhileHeld = new CopyOnWriteArrayList<>();
 		List<Future<?>> waiters = new ArrayList<>();
-		for (int i = 0; i < 2; i++) {
+		for (RedisLockEngine waiting : List.of(engine, engine(RedisLockEngine.DEFAULT_MAX_POLL))) {
 			waiters.add(this.executor.submit(() -> {
-				LockHandle handle = engine.acquire(request(Duration.ofSeconds(10)));
+				LockHandle handle = waiting.acquire(request(Duration.ofSeconds(10)));
 				try (RespClient client = redis.client()) {
 					valuesWhileHeld.add(client.get(LOCK));
 				}
@@ -268,6 +269,78 @@ class RedisHandOverIntegrationTests {
 			}
 		}
 
+	}
+
+
+	@Test
+	void threadsOfOneEngineWaitInRedisOneAtATimeSoHoldersAlternateBetweenEngines() throws Exception {
+		RedisLockEngine holder = engine();
+		RedisLockEngine left = engine();
+		RedisLockEngine right = engine();
+		LockHandle first = holder.acquire(request(Duration.ZERO));
+		int perEngine = 3;
+		List<String> order = new CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (int i = 0; i < perEngine; i++) {
+			for (RedisLockEngine engine : List.of(left, right)) {
+				String name = (engine == left) ? "left" : "right";
+				waiters.add(this.executor.submit(() -> {
+					LockHandle handle = engine.acquire(request(Duration.ofSeconds(30)));
+					order.add(name);
+					// Hold on until everyone who can queue has: one waiter per engine, at most two.
+					awaitQueued(Math.min(2, 2 * perEngine - order.size()));
+					assertThat(handle.release()).isTrue();
+					return null;
+				}));
+			}
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (left.waitingCount() + right.waitingCount() < 2 * perEngine) {
+			assertThat(System.nanoTime()).as("all waiters waiting").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+		awaitQueued(2);
+		assertThat(first.release()).isTrue();
+		for (Future<?> waiter : waiters) {
+			waiter.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(order).hasSize(2 * perEngine);
+		for (int i = 1; i < order.size(); i++) {
+			assertThat(order.get(i)).as("holder %d of %s", i, order).isNotEqualTo(order.get(i - 1));
+		}
+		assertThat(left.turnstiles().inUse(LOCK)).isFalse();
+		assertThat(right.turnstiles().inUse(LOCK)).isFalse();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	@Test
+	void aThreadWaitingForItsTurnInTheEngineGivesUpWithinItsWaitAndLeavesNoTrace() throws Exception {
+		RedisLockEngine holder = engine();
+		RedisLockEngine engine = engine();
+		LockHandle held = holder.acquire(request(Duration.ZERO));
+		Future<LockHandle> ahead = this.executor.submit(() -> engine.acquire(request(Duration.ofSeconds(30))));
+		awaitQueued(1);
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> engine.acquire(request(Duration.ofMillis(300))));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300))
+			.isLessThan(Duration.ofSeconds(3));
+		Future<LockHandle> interrupted = this.executor.submit(() -> engine.acquire(request(Duration.ofSeconds(30))));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (engine.waitingCount() < 2) {
+			assertThat(System.nanoTime()).as("second waiter in line").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+		interrupted.cancel(true);
+		while (engine.waitingCount() > 1) {
+			assertThat(System.nanoTime()).as("interrupted waiter gone").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+		assertThat(queued()).as("only the thread ahead waits in Redis").isEqualTo(1);
+		assertThat(held.release()).isTrue();
+		assertThat(ahead.get(10, TimeUnit.SECONDS).release()).isTrue();
+		assertThat(engine.turnstiles().inUse(LOCK)).isFalse();
+		assertThat(RedisKeys.all()).isEmpty();
 	}
 
 }

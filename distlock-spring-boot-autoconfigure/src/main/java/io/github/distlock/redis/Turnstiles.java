@@ -1,0 +1,68 @@
+package io.github.distlock.redis;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Lets one thread of this engine at a time wait in Redis for a given lock; the others line up here, first come
+ * first served.
+ * <p>
+ * Redis hands a released lock to the first waiter of its queue. Were every local thread queued there, an
+ * instance's threads would often follow one another and starve other instances for a whole round; with one queued
+ * waiter per instance, consecutive holders alternate between instances, and the queue in Redis stays as short as the
+ * number of instances. Local waiters cost Redis nothing: they try only once it is their turn.
+ */
+final class Turnstiles {
+
+	private final ConcurrentHashMap<String, Turnstile> byLock = new ConcurrentHashMap<>();
+
+	/**
+	 * Waits for this thread's turn to wait in Redis for the lock.
+	 * @return the turnstile passed, to {@link #leave} once the thread stops waiting in Redis; null when the wait
+	 * ran out first
+	 */
+	Turnstile pass(String lockKey, long timeoutNanos) throws InterruptedException {
+		Turnstile turnstile = this.byLock.compute(lockKey, (key, current) -> {
+			Turnstile result = (current != null) ? current : new Turnstile();
+			result.users++;
+			return result;
+		});
+		boolean passed = false;
+		try {
+			// Timed even when the timeout is zero: an untimed tryLock() would cut in front of threads already waiting.
+			passed = turnstile.gate.tryLock(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS);
+		}
+		finally {
+			if (!passed) {
+				release(lockKey, turnstile);
+			}
+		}
+		return passed ? turnstile : null;
+	}
+
+	/** Hands the turn to the next local thread, if any. */
+	void leave(String lockKey, Turnstile turnstile) {
+		turnstile.gate.unlock();
+		release(lockKey, turnstile);
+	}
+
+	/** Whether a thread is in line for the lock, for tests. */
+	boolean inUse(String lockKey) {
+		return this.byLock.containsKey(lockKey);
+	}
+
+	private void release(String lockKey, Turnstile turnstile) {
+		this.byLock.computeIfPresent(lockKey, (key, current) -> (--current.users == 0) ? null : current);
+	}
+
+	/** The line for one lock: a fair gate, and how many threads use it (guarded by the map's compute). */
+	static final class Turnstile {
+
+		private final ReentrantLock gate = new ReentrantLock(true);
+
+		private int users;
+
+	}
+
+}
