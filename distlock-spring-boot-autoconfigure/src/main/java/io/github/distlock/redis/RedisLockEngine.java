@@ -30,8 +30,8 @@ import io.github.distlock.engine.LockRequest;
  * <p>
  * A lock is one string key, {@code <prefix>:<name>:<key>}, holding {@code <holder id>|<fencing token>} with the
  * lease as its TTL. Acquisition and release are one script call each; a release hands the lock straight to the first
- * waiter of the lock's queue ({@link RedisAcquisition}) and announces it on one shared channel; one watchdog renews
- * every held lock in batches.
+ * waiter of the lock's queue ({@link RedisAcquisition}) and announces it to that waiter's engine alone
+ * ({@link ReleaseSignals}); one watchdog renews every held lock in batches.
  */
 public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
@@ -94,12 +94,12 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		this.queuePrefix = keyPrefix + "-waiters:";
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
 		this.scripts = new LockScripts(client, commandTimeout);
-		this.signals = new ReleaseSignals(client, this.releaseChannel);
-		this.watchdog = new LockWatchdog(this::renew, this::lost, this.statistics);
-		this.client = client;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
+		this.signals = new ReleaseSignals(client, this.releaseChannel, this.engineId);
+		this.watchdog = new LockWatchdog(this::renew, this::lost, this.statistics);
+		this.client = client;
 	}
 
 	@Override

@@ -12,9 +12,10 @@ import org.redisson.client.codec.StringCodec;
 /**
  * Wakes local waiters when a lock they wait for is handed to them or released.
  * <p>
- * One subscription serves the whole engine, whatever the number of waiting threads and keys. A release script
- * announces either a hand-over, {@code "<token> <holder prefix> <lock key>"}, which wakes only the waiter it names,
- * or a plain release, {@code "0 - <lock key>"}, which wakes every local waiter of that key to try again. Each
+ * Two channels serve the whole engine, whatever the number of waiting threads and keys. A release script announces
+ * either a hand-over, {@code "<token> <holder prefix> <lock key>"}, on the channel of the new holder's engine alone,
+ * where it wakes only the waiter it names, or a plain release, {@code "0 - <lock key>"}, on the channel all engines
+ * share, which wakes every local waiter of that key to try again. Each
  * waited-for key has one {@link Signal} here, shared by its waiters and dropped when the last one leaves. A lost
  * message only delays a waiter, whose sleep is bounded by the lock's remaining lease and a poll interval.
  */
@@ -22,13 +23,23 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final ConcurrentHashMap<String, Signal> signals = new ConcurrentHashMap<>();
 
-	private final RTopic topic;
+	private final RTopic releases;
 
-	private final int listenerId;
+	private final RTopic handOvers;
 
-	ReleaseSignals(RedissonClient client, String channel) {
-		this.topic = client.getTopic(channel, StringCodec.INSTANCE);
-		this.listenerId = this.topic.addListener(String.class, (ch, message) -> received(message));
+	private final int releaseListenerId;
+
+	private final int handOverListenerId;
+
+	/**
+	 * @param channel the channel on which every engine hears plain releases
+	 * @param engineId this engine's id: its hand-overs arrive on {@code <channel>:<engineId>}
+	 */
+	ReleaseSignals(RedissonClient client, String channel, String engineId) {
+		this.releases = client.getTopic(channel, StringCodec.INSTANCE);
+		this.handOvers = client.getTopic(channel + ":" + engineId, StringCodec.INSTANCE);
+		this.releaseListenerId = this.releases.addListener(String.class, (ch, message) -> received(message));
+		this.handOverListenerId = this.handOvers.addListener(String.class, (ch, message) -> received(message));
 	}
 
 	/** Registers a waiter for a key, before its first attempt so that no announcement can slip past it. */
@@ -68,7 +79,8 @@ final class ReleaseSignals implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.topic.removeListener(this.listenerId);
+		this.handOvers.removeListener(this.handOverListenerId);
+		this.releases.removeListener(this.releaseListenerId);
 	}
 
 	/**

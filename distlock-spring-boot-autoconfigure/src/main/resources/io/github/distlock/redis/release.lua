@@ -4,11 +4,12 @@
 -- KEYS[1]  the lock key
 -- KEYS[2]  the lock's waiter queue (see acquire.lua)
 -- ARGV[1]  the holder prefix "<holder id>|"
--- ARGV[2]  the channel that announces hand-overs and releases to waiters
+-- ARGV[2]  the channel that announces releases to every engine; hand-overs go to "<ARGV[2]>:<engine id>"
 --
 -- Returns 1 when released (or handed over), 0 when the lock is no longer this holder's (expired, deleted or taken
--- by another). A hand-over publishes "<token> <new holder prefix> <lock key>"; a release that finds the queue
--- empty of live waiters publishes "0 - <lock key>" so that anyone still waiting tries again.
+-- by another). A hand-over publishes "<token> <new holder prefix> <lock key>" to the new holder's engine alone (the
+-- holder prefix begins with "<engine id>:"), so that other instances spend nothing on it; a release that finds the
+-- queue empty of live waiters publishes "0 - <lock key>" to all, so that anyone still waiting tries again.
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, #ARGV[1]) ~= ARGV[1] then
   return 0
@@ -35,7 +36,8 @@ while true do
       value = value .. '|w'
     end
     redis.call('SET', KEYS[1], value, 'PX', lease)
-    redis.call('PUBLISH', ARGV[2], string.format('%d', token) .. ' ' .. holder .. ' ' .. KEYS[1])
+    local engine = string.match(holder, '^([^:|]*)')
+    redis.call('PUBLISH', ARGV[2] .. ':' .. engine, string.format('%d', token) .. ' ' .. holder .. ' ' .. KEYS[1])
     return 1
   end
 end

@@ -103,7 +103,7 @@ class RedisOutageIntegrationTests {
 	}
 
 	@Test
-	void manyWaitersOnManyKeysShareOneSubscriptionAndAFewConnections() throws Exception {
+	void manyWaitersOnManyKeysShareTwoSubscriptionsPerEngineAndAFewConnections() throws Exception {
 		RedissonClient otherClient = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
 		RedisLockEngine other = new RedisLockEngine(otherClient, "distlock", null, this.lost::add);
 		int keys = 50;
@@ -128,7 +128,9 @@ class RedisOutageIntegrationTests {
 			try (RespClient raw = redis.client()) {
 				awaitAllKeysMarked(raw, keys);
 				List<?> numsub = (List<?>) raw.call("PUBSUB", "NUMSUB", "distlock:released");
-				assertThat(numsub.get(1)).as("one subscription per engine, not per waiter").isEqualTo(2L);
+				assertThat(numsub.get(1)).as("one shared subscription per engine, not per waiter").isEqualTo(2L);
+				List<?> channels = (List<?>) raw.call("PUBSUB", "CHANNELS", "distlock:released*");
+				assertThat(channels).as("the shared channel and one hand-over channel per engine").hasSize(3);
 				String clients = (String) raw.call("CLIENT", "LIST");
 				assertThat(clients.lines().count()).as("connections stay bounded by the pools").isLessThan(60);
 			}
