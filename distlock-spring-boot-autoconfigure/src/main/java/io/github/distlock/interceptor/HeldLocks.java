@@ -1,10 +1,10 @@
 package io.github.distlock.interceptor;
 
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import io.micrometer.observation.Observation;
 
@@ -12,19 +12,33 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * The locks the current thread holds through {@code @DistributedLock}, innermost last. Lets a nested call to the
- * same lock enter at once and lets the running method see its lock.
+ * The locks the current thread holds through {@code @DistributedLock}, and which of them the innermost running
+ * method holds. Lets a nested call to the same lock enter at once and lets the running method see its lock.
  * <p>
  * Locks are told apart by scope (the interceptor that took them) as well as name and key: two application contexts
  * in one JVM are two lock holders, and one must not enter the other's lock.
  */
 final class HeldLocks {
 
+	/**
+	 * Set while the thread holds a lock and cleared (set to null) with its last one: a value left on a pooled thread
+	 * would keep this application's class loader alive after it is undeployed. Cleared rather than removed, so that
+	 * the next outermost call reuses the thread's map entry instead of allocating one; the entry left behind holds
+	 * only a weak reference to a plain {@code ThreadLocal} and a null value, nothing of this application.
+	 */
 	private static final ThreadLocal<HeldLocks> CURRENT = new ThreadLocal<>();
 
-	private final Map<LockId, HeldLock> byId = new HashMap<>();
+	/** The thread's lock while it holds just one, the common case, which then needs no map. */
+	private HeldLock only;
 
-	private final Deque<HeldLock> stack = new ArrayDeque<>();
+	/** Every lock, from the moment the thread holds a second one at the same time; null before. */
+	private Map<LockId, HeldLock> several;
+
+	/**
+	 * The lock of the innermost running locked method. The frames of {@code enter} and {@code exit} keep the ones
+	 * outside it, since locked calls on a thread nest strictly.
+	 */
+	private HeldLock innermost;
 
 	/** This thread's locks, created on first use. */
 	static HeldLocks current() {
@@ -43,45 +57,86 @@ final class HeldLocks {
 
 	/** The lock this thread already holds in this scope for this name and key, or null. */
 	HeldLock find(Object scope, String name, String key) {
-		return this.byId.get(new LockId(scope, name, key));
+		if (this.several != null) {
+			return this.several.get(new LockId(scope, name, key));
+		}
+		return (this.only != null && this.only.id.is(scope, name, key)) ? this.only : null;
 	}
 
 	HeldLock add(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
 		LockId id = new LockId(scope, handle.name(), handle.key());
 		HeldLock held = new HeldLock(this, id, handle, onLost, observation);
-		this.byId.put(id, held);
+		if (this.several == null && this.only == null) {
+			this.only = held;
+			return held;
+		}
+		if (this.several == null) {
+			this.several = new HashMap<>();
+			this.several.put(this.only.id, this.only);
+			this.only = null;
+		}
+		this.several.put(id, held);
 		return held;
 	}
 
-	void enter(HeldLock held) {
+	/**
+	 * Makes the lock the innermost one, for a call that runs under it.
+	 * @return the lock that was innermost, to hand back to {@link #exit}
+	 */
+	HeldLock enter(HeldLock held) {
+		HeldLock outer = this.innermost;
 		held.holds++;
-		this.stack.push(held);
+		this.innermost = held;
+		return outer;
 	}
 
-	/** @return whether that was the last hold, so the lock should now be released */
-	boolean exit(HeldLock held) {
-		this.stack.remove(held);
+	/**
+	 * Ends the call that {@link #enter} began.
+	 * @param outer what {@code enter} returned
+	 * @return whether that was the last hold, so the lock should now be released
+	 */
+	boolean exit(HeldLock held, HeldLock outer) {
+		this.innermost = outer;
 		return --held.holds == 0;
 	}
 
 	void forget(HeldLock held) {
-		this.byId.remove(held.id, held);
-		if (this.byId.isEmpty() && this.stack.isEmpty() && CURRENT.get() == this) {
-			CURRENT.remove();
+		if (this.only == held) {
+			this.only = null;
 		}
+		else if (this.several != null) {
+			this.several.remove(held.id, held);
+		}
+		if (isEmpty() && CURRENT.get() == this) {
+			CURRENT.set(null);
+		}
+	}
+
+	private boolean isEmpty() {
+		return this.only == null && (this.several == null || this.several.isEmpty()) && this.innermost == null;
 	}
 
 	/** Every lock this thread holds, including those whose release waits for a transaction. */
 	Collection<HeldLock> all() {
-		return this.byId.values();
+		if (this.several != null) {
+			return this.several.values();
+		}
+		return (this.only != null) ? List.of(this.only) : List.of();
 	}
 
 	/** The innermost lock of the running method, or null. */
 	HeldLock innermost() {
-		return this.stack.peek();
+		return this.innermost;
 	}
 
 	private record LockId(Object scope, String name, String key) {
+
+		/** {@link #equals} without building a second id. */
+		boolean is(Object scope, String name, String key) {
+			return Objects.equals(this.scope, scope) && Objects.equals(this.name, name)
+					&& Objects.equals(this.key, key);
+		}
+
 	}
 
 	/** One lock held by a thread, counted once per nested call (and once more while its release is deferred). */

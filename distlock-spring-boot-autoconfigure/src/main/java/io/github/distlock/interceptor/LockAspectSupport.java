@@ -79,14 +79,16 @@ public class LockAspectSupport {
 			return invocation.proceed();
 		}
 		String key = this.keys.evaluate(operation, target, args);
-		HeldLocks heldLocks = HeldLocks.current();
-		HeldLock held = heldLocks.find(this, operation.name(), key);
+		HeldLocks heldLocks = HeldLocks.peek();
+		HeldLock held = (heldLocks != null) ? heldLocks.find(this, operation.name(), key) : null;
 		if (held != null && held.handle.isLost() && operation.onLost() != OnLost.IGNORE) {
 			// Entering a lock already lost would run this call unprotected from its first line.
 			throw lostException(held.handle);
 		}
 		if (held == null) {
 			LockHandle handle = acquire(operation, key);
+			// Only now: a thread that failed to acquire must not be left with an empty HeldLocks.
+			heldLocks = HeldLocks.current();
 			held = heldLocks.add(this, handle, operation.onLost(), this.observations.startHeld(operation));
 			if (TRANSACTIONS_PRESENT) {
 				LockOwnershipCheck.guardCurrentTransaction(held);
@@ -94,13 +96,13 @@ public class LockAspectSupport {
 		}
 		LossInterruption interruption = (operation.onLost() == OnLost.INTERRUPT)
 				? LossInterruption.arm(held.handle) : null;
-		heldLocks.enter(held);
+		HeldLock outer = heldLocks.enter(held);
 		Object result;
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			exit(heldLocks, held, interruption);
+			exit(heldLocks, held, outer, interruption);
 			if (interruption != null && interruption.fired() && ex instanceof InterruptedException) {
 				// The interruption was ours, so the loss is the cause the caller must see.
 				LockLostException lost = lostException(held.handle);
@@ -113,7 +115,7 @@ public class LockAspectSupport {
 			}
 			throw ex;
 		}
-		exit(heldLocks, held, interruption);
+		exit(heldLocks, held, outer, interruption);
 		if (held.handle.isLost() && operation.onLost() != OnLost.IGNORE) {
 			throw lostException(held.handle);
 		}
@@ -144,11 +146,11 @@ public class LockAspectSupport {
 		}
 	}
 
-	private void exit(HeldLocks heldLocks, HeldLock held, LossInterruption interruption) {
+	private void exit(HeldLocks heldLocks, HeldLock held, HeldLock outer, LossInterruption interruption) {
 		if (interruption != null) {
 			interruption.disarm();
 		}
-		if (heldLocks.exit(held)) {
+		if (heldLocks.exit(held, outer)) {
 			releaseWhenDone(held);
 		}
 	}
@@ -158,8 +160,9 @@ public class LockAspectSupport {
 	}
 
 	private void releaseWhenDone(HeldLock held) {
-		if (this.transactionBoundRelease != null
-				&& this.transactionBoundRelease.deferToTransaction(() -> transactionCompleted(held))) {
+		// Asked before the release callback is built, so a call outside a transaction does not allocate it.
+		if (this.transactionBoundRelease != null && this.transactionBoundRelease.isTransactionActive()) {
+			this.transactionBoundRelease.deferToTransaction(() -> transactionCompleted(held));
 			held.holds++;
 			return;
 		}

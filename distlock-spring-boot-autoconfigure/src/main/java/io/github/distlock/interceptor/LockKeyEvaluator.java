@@ -14,10 +14,14 @@ import io.github.distlock.InvalidLockKeyException;
 /**
  * Evaluates a lock's key expression for one call. Arguments are bound lazily by name and as {@code #p0}/{@code #a0};
  * {@code #root} offers the method, target and arguments; {@code @name} refers to a bean.
+ * <p>
+ * A key that merely refers to one argument (see {@link KeyArgument}) is that argument, taken without SpEL: the
+ * common case costs no evaluation context.
  */
 public class LockKeyEvaluator {
 
-	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+	private final ParameterNameDiscoverer parameterNames = new CachedParameterNames(
+			new DefaultParameterNameDiscoverer());
 
 	private final BeanFactoryResolver beanResolver;
 
@@ -31,6 +35,25 @@ public class LockKeyEvaluator {
 	 * @throws InvalidLockKeyException if the expression yields null or a blank string
 	 */
 	public String evaluate(LockOperation operation, Object target, Object[] args) {
+		Object value = isPlainArgument(operation, args) ? args[operation.keyArgument()]
+				: evaluateExpression(operation, target, args);
+		String key = (value != null) ? value.toString() : null;
+		if (!StringUtils.hasText(key)) {
+			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
+		}
+		return key;
+	}
+
+	/**
+	 * Whether the key is an argument as the call passed it. With more or fewer arguments than parameters SpEL would
+	 * gather the last ones as varargs or bind nulls, so the expression decides then.
+	 */
+	private static boolean isPlainArgument(LockOperation operation, Object[] args) {
+		return operation.keyArgument() != KeyArgument.NONE && args != null
+				&& args.length == operation.method().getParameterCount();
+	}
+
+	private Object evaluateExpression(LockOperation operation, Object target, Object[] args) {
 		Method method = operation.method();
 		LockExpressionRoot root = new LockExpressionRoot(method, target, args);
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args,
@@ -38,12 +61,7 @@ public class LockKeyEvaluator {
 		if (this.beanResolver != null) {
 			context.setBeanResolver(this.beanResolver);
 		}
-		Object value = operation.key().getValue(context);
-		String key = (value != null) ? value.toString() : null;
-		if (!StringUtils.hasText(key)) {
-			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
-		}
-		return key;
+		return operation.key().getValue(context);
 	}
 
 	/**

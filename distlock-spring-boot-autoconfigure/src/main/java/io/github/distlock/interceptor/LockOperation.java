@@ -17,6 +17,8 @@ import io.github.distlock.engine.LockRequest;
  * @param name the lock's namespace
  * @param keyText the key expression as written
  * @param key the parsed key expression
+ * @param keyArgument the index of the argument the key expression merely refers to (as in {@code #id}), which a
+ * call then takes without evaluating the expression; or {@link KeyArgument#NONE}
  * @param lease the lease
  * @param waitTime how long to wait for the lock
  * @param autoRenew whether the watchdog renews the lease
@@ -24,7 +26,7 @@ import io.github.distlock.engine.LockRequest;
  * @param onLost what a lost lock does to the call; never {@link OnLost#DEFAULT}
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
-		Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost) {
+		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {

@@ -8,7 +8,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
@@ -39,6 +41,9 @@ public class LockOperationSource {
 
 	private final ExpressionParser parser = new SpelExpressionParser(
 			new SpelParserConfiguration(SpelCompilerMode.MIXED, LockOperationSource.class.getClassLoader()));
+
+	/** Discovers names as {@link LockKeyEvaluator} does, so an argument found by name is the one SpEL would bind. */
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	private final LockDefaults defaults;
 
@@ -99,8 +104,9 @@ public class LockOperationSource {
 		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), true);
 		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), false);
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
-		return new LockOperation(methodId, specific, name, keyText, key, lease, waitTime, lock.autoRenew(), maxLease,
-				onLost);
+		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
+		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
+				lock.autoRenew(), maxLease, onLost);
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {

@@ -10,14 +10,16 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class TransactionBoundRelease {
 
+	/** Whether a transaction is active on this thread, so a release can wait for it to complete. */
+	boolean isTransactionActive() {
+		return TransactionSynchronizationManager.isSynchronizationActive();
+	}
+
 	/**
-	 * @return {@code true} if a transaction is active on this thread and {@code release} will run after it
-	 * commits or rolls back; {@code false} if the caller should release now
+	 * Runs {@code release} after the active transaction commits or rolls back.
+	 * @throws IllegalStateException if no transaction is active; ask {@link #isTransactionActive()} first
 	 */
-	boolean deferToTransaction(Runnable release) {
-		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-			return false;
-		}
+	void deferToTransaction(Runnable release) {
 		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 			@Override
@@ -26,7 +28,6 @@ final class TransactionBoundRelease {
 			}
 
 		});
-		return true;
 	}
 
 }
