@@ -64,6 +64,22 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void theClientBuiltFromSpringDataRedisKeepsAFewConnectionsNotRedissonsTwentyFour() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("spring.data.redis.client-name=distlock-pool-test")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RedisLockEngine.class);
+				try (RespClient admin = redis.client()) {
+					long connections = ((String) admin.call("CLIENT", "LIST")).lines()
+						.filter((line) -> line.contains(" name=distlock-pool-test "))
+						.count();
+					// The idle connections plus the engine's pub/sub connection.
+					assertThat(connections).isBetween(1L, DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS + 2L);
+				}
+			});
+	}
+
+	@Test
 	void propertiesBind() {
 		this.runner
 			.withPropertyValues(redis.springProperties())

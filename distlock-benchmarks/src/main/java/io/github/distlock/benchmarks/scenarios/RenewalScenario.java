@@ -55,11 +55,12 @@ public final class RenewalScenario implements Scenario {
 
 	@Override
 	public String description() {
-		return "N locks held at once by one client for a window right after the last acquisition; renewal interval "
-				+ "= lease / 3. Script calls = EVAL/EVALSHA in INFO commandstats; round trips = the client's own count "
-				+ "of renewal round trips, where it keeps one (n/a: it keeps none); commands include those inside "
-				+ "scripts; memory = (used_memory - mem_clients_normal) delta / N, from before the first acquisition to the "
-				+ "end of the window (all N still held).";
+		return "N locks held at once by one client for a window that starts once Redis memory has settled after "
+				+ "the last acquisition; renewal interval = lease / 3. Script calls = EVAL/EVALSHA in INFO "
+				+ "commandstats; round trips = the client's own count of renewal round trips, where it keeps one "
+				+ "(n/a: it keeps none); commands include those inside scripts; memory = (used_memory - "
+				+ "mem_clients_normal) delta / N, from before the first acquisition to all N held, each read once "
+				+ "memory stopped moving.";
 	}
 
 	@Override
@@ -130,7 +131,12 @@ public final class RenewalScenario implements Scenario {
 		AtomicReference<RedisInfo> after = new AtomicReference<>();
 		AtomicReference<OptionalLong> tripsHeld = new AtomicReference<>();
 		AtomicReference<OptionalLong> tripsAfter = new AtomicReference<>();
+		AtomicReference<RedisInfo> settled = new AtomicReference<>();
 		long lost = holder.holdAll(keys, () -> {
+			// Memory is read once it has stopped moving between two renewals: right after the last acquisition
+			// Redis may still be rehashing its key tables, and right after a renewal batch the connections'
+			// query buffers are large; either would be charged to the locks.
+			settled.set(context.redis().settledInfo(Duration.ofSeconds(10)));
 			held.set(context.redis().info());
 			tripsHeld.set(holder.renewalRoundTrips());
 			Pauses.sleep(window);
@@ -147,15 +153,12 @@ public final class RenewalScenario implements Scenario {
 		double intervals = (double) window.toNanos() / context.settings().renewalInterval().toNanos();
 		OptionalLong roundTrips = (tripsHeld.get().isPresent() && tripsAfter.get().isPresent())
 				? OptionalLong.of(tripsAfter.get().getAsLong() - tripsHeld.get().getAsLong()) : OptionalLong.empty();
-		// Memory is read at the end of the window: right after the last acquisition Redis may still be rehashing
-		// its key tables (both the old and the new table allocated), which would be charged to whichever system
-		// happened to cross a power of two.
-		return new Window(after.get().since(baseline).memoryBytes(), after.get().since(held.get()), roundTrips,
+		return new Window(settled.get().since(baseline).memoryBytes(), after.get().since(held.get()), roundTrips,
 				intervals, lost, keysLeft);
 	}
 
 	/**
-	 * @param memoryBytes Redis memory taken by the N held locks, at the end of the window
+	 * @param memoryBytes Redis memory taken by the N held locks, once settled
 	 * @param window while all locks were held and only renewal ran
 	 * @param roundTrips renewal round trips in the window by the client's own count, if it keeps one
 	 * @param intervals renewal intervals in the window

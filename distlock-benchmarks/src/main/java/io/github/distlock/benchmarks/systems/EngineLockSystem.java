@@ -32,7 +32,7 @@ public final class EngineLockSystem extends LockSystem {
 
 	@Override
 	protected LockClient newClient(int index) {
-		return new EngineClient(Redisson.create(RedissonConfigs.singleServer(this.url)), this.settings);
+		return new EngineClient(Redisson.create(RedissonConfigs.distlockClient(this.url)), this.settings);
 	}
 
 	/** Lock keys and the engine's waiter queues ("dl-e-waiters:..."). */

@@ -19,6 +19,16 @@ final class RedissonConfigs {
 		return config;
 	}
 
+	/**
+	 * For the engine: the client distlock's auto-configuration builds from {@code spring.data.redis.*}, which keeps
+	 * 4 idle connections instead of Redisson's 24 ({@code DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS}).
+	 */
+	static Config distlockClient(String url) {
+		Config config = new Config();
+		config.useSingleServer().setAddress(url).setConnectionMinimumIdleSize(4);
+		return config;
+	}
+
 	/** For RLock: its watchdog keeps the same lease as every other system's renewal. */
 	static Config singleServerWithWatchdog(String url, Duration lease) {
 		return singleServer(url).setLockWatchdogTimeout(lease.toMillis());
