@@ -12,7 +12,7 @@
 --
 -- Returns {1, token} when acquired now; {2, token} when the lock had already been handed to this holder (or an
 -- earlier attempt's reply was lost), the token telling when; {0, remaining ttl in ms, server time in microseconds}
--- when another holder has it.
+-- when another holder has it and the caller queued, {0} when it has it and the caller only tried once.
 --
 -- The stored value is "<holder id>|<token>", followed by "|w" once a waiter queued, so that release looks at the
 -- queue only when there is one. The token is the server clock in microseconds: it survives a restart with an
@@ -34,13 +34,15 @@ local current = redis.call('GET', KEYS[1])
 if string.sub(current, 1, #ARGV[1]) == ARGV[1] then
   return {2, tonumber(string.match(current, '^[^|]*|(%d+)'))}
 end
-if ARGV[3] ~= '' then
-  if string.sub(current, -2) ~= '|w' then
-    redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')
-  end
-  redis.call('ZADD', KEYS[2], 'NX', token, ARGV[3])
-  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then
-    redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  end
+if ARGV[3] == '' then
+  -- A single try that failed: nothing more to learn.
+  return {0}
+end
+if string.sub(current, -2) ~= '|w' then
+  redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')
+end
+redis.call('ZADD', KEYS[2], 'NX', token, ARGV[3])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
 end
 return {0, redis.call('PTTL', KEYS[1]), token}
