@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
+import io.github.distlock.benchmarks.processes.ContendedWorker;
 import io.github.distlock.benchmarks.report.Report;
 import io.github.distlock.benchmarks.report.Results;
 import io.github.distlock.benchmarks.scenarios.Scenario;
@@ -25,7 +27,14 @@ public final class BenchmarkMain {
 	private BenchmarkMain() {
 	}
 
-	public static void main(String[] args) throws IOException {
+	/** First argument of a worker process of the two-JVM scenario ({@link ContendedWorker}). */
+	public static final String WORKER = "--worker";
+
+	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals(WORKER)) {
+			ContendedWorker.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
 		BenchmarkSettings settings = BenchmarkSettings.full();
 		Path out = defaultOutput();
 		List<Scenario> scenarios = BenchmarkRunner.scenarios();
@@ -39,7 +48,7 @@ public final class BenchmarkMain {
 				}
 				default -> {
 					System.err.println("Usage: java -jar distlock-benchmarks.jar [--smoke] [--out FILE] "
-							+ "[--scenarios structure,uncontended,parallel,contended,try-lock,renewal,footprint]");
+							+ "[--scenarios structure,uncontended,parallel,contended,two-jvms,try-lock,renewal,footprint]");
 					System.exit(2);
 				}
 			}

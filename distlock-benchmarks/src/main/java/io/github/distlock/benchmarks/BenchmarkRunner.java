@@ -1,9 +1,6 @@
 package io.github.distlock.benchmarks;
 
-import java.util.ArrayList;
 import java.util.List;
-
-import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 import io.github.distlock.benchmarks.redis.RedisUnderTest;
 import io.github.distlock.benchmarks.report.Environment;
@@ -15,13 +12,11 @@ import io.github.distlock.benchmarks.scenarios.RenewalScenario;
 import io.github.distlock.benchmarks.scenarios.Scenario;
 import io.github.distlock.benchmarks.scenarios.StructureScenario;
 import io.github.distlock.benchmarks.scenarios.TryLockScenario;
+import io.github.distlock.benchmarks.scenarios.TwoJvmScenario;
 import io.github.distlock.benchmarks.scenarios.UncontendedScenario;
-import io.github.distlock.benchmarks.systems.AnnotatedLockSystem;
-import io.github.distlock.benchmarks.systems.EngineLockSystem;
-import io.github.distlock.benchmarks.systems.LockSettings;
 import io.github.distlock.benchmarks.systems.LockSystem;
 import io.github.distlock.benchmarks.systems.RedissonLockSystem;
-import io.github.distlock.benchmarks.systems.RegistryLockSystem;
+import io.github.distlock.benchmarks.systems.SystemCatalog;
 
 /**
  * One run: starts Redis, builds every system, runs every scenario against all of them, and shuts everything down.
@@ -37,7 +32,8 @@ public final class BenchmarkRunner {
 	 */
 	public static List<Scenario> scenarios() {
 		return List.of(new StructureScenario(), new UncontendedScenario(), new ParallelScenario(),
-				new ContendedScenario(), new TryLockScenario(), new RenewalScenario(), new FootprintScenario());
+				new ContendedScenario(), new TwoJvmScenario(), new TryLockScenario(), new RenewalScenario(),
+				new FootprintScenario());
 	}
 
 	/** The systems' names, in table order. */
@@ -57,7 +53,7 @@ public final class BenchmarkRunner {
 		try (RedisUnderTest redis = RedisUnderTest.start()) {
 			Environment.record(results, redis.version() + " (" + redis.binary() + ")");
 			results.environment("profile", describe(settings));
-			List<LockSystem> systems = systems(redis, settings.locks());
+			List<LockSystem> systems = SystemCatalog.all(redis.host(), redis.port(), settings.locks());
 			BenchmarkContext context = new BenchmarkContext(settings, redis, systems, results);
 			try {
 				for (Scenario scenario : scenarios) {
@@ -74,16 +70,6 @@ public final class BenchmarkRunner {
 		}
 		results.environment("run time", String.format("%.0f s", (System.nanoTime() - started) / 1e9));
 		return results;
-	}
-
-	private static List<LockSystem> systems(RedisUnderTest redis, LockSettings locks) {
-		List<LockSystem> systems = new ArrayList<>();
-		systems.add(new AnnotatedLockSystem(redis.host(), redis.port(), locks));
-		systems.add(new EngineLockSystem(redis.url(), locks));
-		systems.add(new RedissonLockSystem(redis.url(), locks));
-		systems.add(new RegistryLockSystem(redis.host(), redis.port(), RedisLockType.SPIN_LOCK, locks));
-		systems.add(new RegistryLockSystem(redis.host(), redis.port(), RedisLockType.PUB_SUB_LOCK, locks));
-		return systems;
 	}
 
 	private static String describe(BenchmarkSettings settings) {

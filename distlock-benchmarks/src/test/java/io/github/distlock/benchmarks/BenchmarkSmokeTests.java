@@ -13,6 +13,7 @@ import io.github.distlock.benchmarks.scenarios.ContendedScenario;
 import io.github.distlock.benchmarks.scenarios.FootprintScenario;
 import io.github.distlock.benchmarks.scenarios.RenewalScenario;
 import io.github.distlock.benchmarks.scenarios.Scenario;
+import io.github.distlock.benchmarks.scenarios.TwoJvmScenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,6 +57,9 @@ class BenchmarkSmokeTests {
 				.isZero();
 			assertThat(value(results, ContendedScenario.NAME, system, ContendedScenario.VIOLATIONS))
 				.as("times two holders of %s were inside the lock at once", system)
+				.isZero();
+			assertThat(value(results, TwoJvmScenario.NAME, system, TwoJvmScenario.VIOLATIONS))
+				.as("times two holders of %s in two JVMs were inside the lock at once", system)
 				.isZero();
 			assertThat(value(results, RenewalScenario.NAME, system, RenewalScenario.LOST))
 				.as("locks %s lost while holding them", system)
