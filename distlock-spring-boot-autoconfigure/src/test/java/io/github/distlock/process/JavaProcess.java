@@ -35,13 +35,20 @@ public final class JavaProcess implements AutoCloseable {
 	}
 
 	public static JavaProcess start(Class<?> mainClass, String... args) {
+		List<String> arguments = new ArrayList<>();
+		arguments.add("-Xmx256m");
+		arguments.add("-cp");
+		arguments.add(System.getProperty("java.class.path"));
+		arguments.add(mainClass.getName());
+		arguments.addAll(List.of(args));
+		return startJava(arguments);
+	}
+
+	/** A JVM of this JDK with the given arguments (options, then a main class or {@code -jar}, then its arguments). */
+	public static JavaProcess startJava(List<String> arguments) {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xmx256m");
-		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		command.add(mainClass.getName());
-		command.addAll(List.of(args));
+		command.addAll(arguments);
 		try {
 			return new JavaProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
 		}
