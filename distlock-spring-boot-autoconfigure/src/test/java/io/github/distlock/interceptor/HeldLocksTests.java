@@ -4,9 +4,7 @@ import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
-import io.github.distlock.engine.LockHandle;
 import io.github.distlock.interceptor.HeldLocks.HeldLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +25,7 @@ class HeldLocksTests {
 	@Test
 	void aNestedCallToTheSameLockReentersIt() {
 		HeldLocks locks = HeldLocks.current();
-		HeldLock held = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock held = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
 		HeldLock outside = locks.enter(held);
 
 		assertThat(locks.find(this.scope, "orders", "42")).isSameAs(held);
@@ -47,7 +45,7 @@ class HeldLocksTests {
 	void theThreadLocalGoesWithTheLastLock() {
 		HeldLocks locks = HeldLocks.current();
 		assertThat(HeldLocks.peek()).isSameAs(locks);
-		HeldLock held = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock held = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
 		locks.exit(held, locks.enter(held));
 		assertThat(HeldLocks.peek()).isSameAs(locks);
 
@@ -61,10 +59,10 @@ class HeldLocksTests {
 	@Test
 	void twoDistinctLocksAreBothHeldAndTheInnermostFollowsTheCalls() {
 		HeldLocks locks = HeldLocks.current();
-		HeldLock first = locks.add(this.scope, new StubHandle("orders", "1"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock first = locks.add(this.scope, new StubLockHandle("orders", "1"), OnLost.ROLLBACK, Observation.NOOP);
 		HeldLock outsideFirst = locks.enter(first);
 		assertThat(locks.find(this.scope, "orders", "2")).isNull();
-		HeldLock second = locks.add(this.scope, new StubHandle("orders", "2"), OnLost.IGNORE, Observation.NOOP);
+		HeldLock second = locks.add(this.scope, new StubLockHandle("orders", "2"), OnLost.IGNORE, Observation.NOOP);
 		HeldLock outsideSecond = locks.enter(second);
 		// The first lock again, inside the second: A, B, A.
 		HeldLock outsideThird = locks.enter(locks.find(this.scope, "orders", "1"));
@@ -90,7 +88,7 @@ class HeldLocksTests {
 	@Test
 	void locksAreToldApartByScopeNameAndKey() {
 		HeldLocks locks = HeldLocks.current();
-		HeldLock held = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock held = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
 
 		assertThat(locks.find(new Object(), "orders", "42")).isNull();
 		assertThat(locks.find(this.scope, "invoices", "42")).isNull();
@@ -102,7 +100,7 @@ class HeldLocksTests {
 	@Test
 	void aLockWhoseReleaseWaitsKeepsTheThreadLocalUntilForgotten() {
 		HeldLocks locks = HeldLocks.current();
-		HeldLock held = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock held = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
 		assertThat(locks.exit(held, locks.enter(held))).isTrue();
 		held.holds++;
 
@@ -117,46 +115,13 @@ class HeldLocksTests {
 	@Test
 	void forgettingAReplacedLockLeavesItsReplacement() {
 		HeldLocks locks = HeldLocks.current();
-		HeldLock stale = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
-		HeldLock fresh = locks.add(this.scope, new StubHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock stale = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
+		HeldLock fresh = locks.add(this.scope, new StubLockHandle("orders", "42"), OnLost.ROLLBACK, Observation.NOOP);
 
 		locks.forget(stale);
 
 		assertThat(locks.find(this.scope, "orders", "42")).isSameAs(fresh);
 		locks.forget(fresh);
-	}
-
-	private record StubHandle(String name, String key) implements LockHandle {
-
-		@Override
-		public long token() {
-			return 1;
-		}
-
-		@Override
-		public long leaseDeadlineNanos() {
-			return System.nanoTime();
-		}
-
-		@Override
-		public LostLock.Reason lossReason() {
-			return null;
-		}
-
-		@Override
-		public boolean verify() {
-			return true;
-		}
-
-		@Override
-		public void onLost(Runnable action) {
-		}
-
-		@Override
-		public boolean release() {
-			return true;
-		}
-
 	}
 
 }

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
-import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -85,61 +84,11 @@ class LockAspectSupportTests {
 			throw new LockAcquisitionException(request.name(), request.key(), request.waitTime(), null);
 		}
 		this.acquired.add(request.key());
-		return new RecordingHandle(request);
+		return new StubLockHandle(request.name(), request.key(), () -> this.released.add(request.key()));
 	}
 
 	@DistributedLock(key = "#id")
 	public void pay(String id) {
-	}
-
-	private final class RecordingHandle implements LockHandle {
-
-		private final LockRequest request;
-
-		RecordingHandle(LockRequest request) {
-			this.request = request;
-		}
-
-		@Override
-		public String name() {
-			return this.request.name();
-		}
-
-		@Override
-		public String key() {
-			return this.request.key();
-		}
-
-		@Override
-		public long token() {
-			return 1;
-		}
-
-		@Override
-		public long leaseDeadlineNanos() {
-			return System.nanoTime();
-		}
-
-		@Override
-		public LostLock.Reason lossReason() {
-			return null;
-		}
-
-		@Override
-		public boolean verify() {
-			return true;
-		}
-
-		@Override
-		public void onLost(Runnable action) {
-		}
-
-		@Override
-		public boolean release() {
-			LockAspectSupportTests.this.released.add(key());
-			return true;
-		}
-
 	}
 
 	private static Method method(String name) {

@@ -1,0 +1,50 @@
+package io.github.distlock.interceptor;
+
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockHandle;
+
+/**
+ * A held lock that never is lost and needs no store, for tests of the interceptor's own bookkeeping.
+ *
+ * @param name the lock's name
+ * @param key the lock's key
+ * @param onRelease run on each release
+ */
+record StubLockHandle(String name, String key, Runnable onRelease) implements LockHandle {
+
+	StubLockHandle(String name, String key) {
+		this(name, key, () -> {
+		});
+	}
+
+	@Override
+	public long token() {
+		return 1;
+	}
+
+	@Override
+	public long leaseDeadlineNanos() {
+		return System.nanoTime();
+	}
+
+	@Override
+	public LostLock.Reason lossReason() {
+		return null;
+	}
+
+	@Override
+	public boolean verify() {
+		return true;
+	}
+
+	@Override
+	public void onLost(Runnable action) {
+	}
+
+	@Override
+	public boolean release() {
+		this.onRelease.run();
+		return true;
+	}
+
+}
