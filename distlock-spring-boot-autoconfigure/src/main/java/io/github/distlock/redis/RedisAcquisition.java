@@ -74,17 +74,13 @@ final class RedisAcquisition {
 		}
 		Turnstiles.Turnstile turn = awaitTurn();
 		try {
-			ReleaseSignals.Signal signal = this.engine.signals().join(this.redisKey, this.holderPrefix);
-			try {
-				return waitFor(signal);
-			}
-			catch (InterruptedException ex) {
-				giveUp();
-				throw ex;
-			}
-			finally {
-				this.engine.signals().leave(this.redisKey, signal, this.holderPrefix);
-			}
+			ReleaseSignals.Signal signal = turn.signal();
+			signal.expect(this.holderPrefix);
+			return waitFor(signal);
+		}
+		catch (InterruptedException ex) {
+			giveUp();
+			throw ex;
 		}
 		finally {
 			this.engine.turnstiles().leave(this.redisKey, turn);
@@ -167,7 +163,7 @@ final class RedisAcquisition {
 					continue;
 				}
 				long pause = Math.min(remaining, this.engine.pollNanos(reply.get(1)));
-				long token = signal.await(this.holderPrefix, seen, pause);
+				long token = signal.await(seen, pause);
 				if (token != 0) {
 					return handedOver(token);
 				}

@@ -97,7 +97,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
-		this.signals = new ReleaseSignals(client, this.releaseChannel, this.engineId);
+		this.signals = new ReleaseSignals(client, this.releaseChannel, this.engineId, this.turnstiles::signal);
 		this.watchdog = new LockWatchdog(this::renew, this::lost, this.statistics);
 		this.client = client;
 	}
@@ -121,10 +121,6 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	LockScripts scripts() {
 		return this.scripts;
-	}
-
-	ReleaseSignals signals() {
-		return this.signals;
 	}
 
 	Turnstiles turnstiles() {

@@ -1,27 +1,25 @@
 package io.github.distlock.redis;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Wakes local waiters when a lock they wait for is handed to them or released.
+ * Wakes the local waiter of a lock when the lock is handed to it or released.
  * <p>
  * Two channels serve the whole engine, whatever the number of waiting threads and keys. A release script announces
  * either a hand-over, {@code "<token> <holder prefix> <lock key>"}, on the channel of the new holder's engine alone,
- * where it wakes only the waiter it names, or a plain release, {@code "0 - <lock key>"}, on the channel all engines
- * share, which wakes every local waiter of that key to try again. Each
- * waited-for key has one {@link Signal} here, shared by its waiters and dropped when the last one leaves. A lost
- * message only delays a waiter, whose sleep is bounded by the lock's remaining lease and a poll interval.
+ * or a plain release, {@code "0 - <lock key>"}, on the channel all engines share. Of an engine's threads, only the one
+ * that passed the lock's {@link Turnstiles turnstile} waits in Redis, so each waited-for lock has one {@link Signal},
+ * kept by its turnstile. A lost message only delays the waiter, whose sleep is bounded by the lock's remaining lease
+ * and a poll interval.
  */
 final class ReleaseSignals implements AutoCloseable {
 
-	private final ConcurrentHashMap<String, Signal> signals = new ConcurrentHashMap<>();
+	private final Function<String, Signal> signalOfLock;
 
 	private final RTopic releases;
 
@@ -34,28 +32,14 @@ final class ReleaseSignals implements AutoCloseable {
 	/**
 	 * @param channel the channel on which every engine hears plain releases
 	 * @param engineId this engine's id: its hand-overs arrive on {@code <channel>:<engineId>}
+	 * @param signalOfLock the signal of the thread waiting for a lock key, or null when none waits
 	 */
-	ReleaseSignals(RedissonClient client, String channel, String engineId) {
+	ReleaseSignals(RedissonClient client, String channel, String engineId, Function<String, Signal> signalOfLock) {
+		this.signalOfLock = signalOfLock;
 		this.releases = client.getTopic(channel, StringCodec.INSTANCE);
 		this.handOvers = client.getTopic(channel + ":" + engineId, StringCodec.INSTANCE);
 		this.releaseListenerId = this.releases.addListener(String.class, (ch, message) -> received(message));
 		this.handOverListenerId = this.handOvers.addListener(String.class, (ch, message) -> received(message));
-	}
-
-	/** Registers a waiter for a key, before its first attempt so that no announcement can slip past it. */
-	Signal join(String lockKey, String holderPrefix) {
-		Signal joined = this.signals.compute(lockKey, (k, signal) -> {
-			Signal result = (signal != null) ? signal : new Signal();
-			result.waiters++;
-			return result;
-		});
-		joined.expect(holderPrefix);
-		return joined;
-	}
-
-	void leave(String lockKey, Signal signal, String holderPrefix) {
-		signal.forget(holderPrefix);
-		this.signals.computeIfPresent(lockKey, (k, current) -> (--current.waiters == 0) ? null : current);
 	}
 
 	private void received(String message) {
@@ -64,7 +48,7 @@ final class ReleaseSignals implements AutoCloseable {
 		if (second < 0) {
 			return;
 		}
-		Signal signal = this.signals.get(message.substring(second + 1));
+		Signal signal = this.signalOfLock.apply(message.substring(second + 1));
 		if (signal == null) {
 			return;
 		}
@@ -84,29 +68,28 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * The announcements for one key: a count of plain releases, and the hand-overs to local waiters. Waiters read
-	 * the count before an attempt and wait for it to change, which closes the lost-wakeup gap.
+	 * The announcements for one lock to the thread waiting for it: a count of plain releases, and a hand-over to that
+	 * thread. The waiter reads the count before an attempt and waits for it to change, which closes the lost-wakeup
+	 * gap.
 	 */
 	static final class Signal {
 
-		/** Guarded by the map's compute for the key. */
-		private int waiters;
-
 		private long releases;
 
-		/** Holder prefix of each local waiter, with the token of its hand-over once announced (else 0). */
-		private final Map<String, Long> grants = new HashMap<>();
+		/** Holder prefix of the thread waiting now, set before its first attempt. */
+		private String expected;
+
+		/** Token of the hand-over to the expected holder once announced, else 0. */
+		private long token;
+
+		/** Starts listening for a hand-over to this holder, before its first attempt so none can slip past. */
+		synchronized void expect(String holderPrefix) {
+			this.expected = holderPrefix;
+			this.token = 0;
+		}
 
 		synchronized long releases() {
 			return this.releases;
-		}
-
-		private synchronized void expect(String holderPrefix) {
-			this.grants.put(holderPrefix, 0L);
-		}
-
-		private synchronized void forget(String holderPrefix) {
-			this.grants.remove(holderPrefix);
 		}
 
 		synchronized void released() {
@@ -115,25 +98,26 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 
 		synchronized void granted(String holderPrefix, long token) {
-			if (this.grants.containsKey(holderPrefix)) {
-				this.grants.put(holderPrefix, token);
+			// A hand-over to an earlier waiter that has given up is not this one's.
+			if (holderPrefix.equals(this.expected)) {
+				this.token = token;
 				notifyAll();
 			}
 		}
 
 		/**
-		 * Waits until the lock is handed to this waiter, a release after {@code seen} is announced, or the timeout
-		 * passes.
+		 * Waits until the lock is handed to the expected holder, a release after {@code seen} is announced, or the
+		 * timeout passes.
 		 * @return the token of the hand-over, or 0 when there was none
 		 */
-		synchronized long await(String holderPrefix, long seen, long timeoutNanos) throws InterruptedException {
+		synchronized long await(long seen, long timeoutNanos) throws InterruptedException {
 			long deadline = System.nanoTime() + timeoutNanos;
 			long remaining = timeoutNanos;
-			while (this.grants.getOrDefault(holderPrefix, 0L) == 0 && this.releases == seen && remaining > 0) {
+			while (this.token == 0 && this.releases == seen && remaining > 0) {
 				TimeUnit.NANOSECONDS.timedWait(this, remaining);
 				remaining = deadline - System.nanoTime();
 			}
-			return this.grants.getOrDefault(holderPrefix, 0L);
+			return this.token;
 		}
 
 	}

@@ -47,6 +47,12 @@ final class Turnstiles {
 		release(lockKey, turnstile);
 	}
 
+	/** The signal of the thread waiting in Redis for the lock, or null when no thread of this engine waits for it. */
+	ReleaseSignals.Signal signal(String lockKey) {
+		Turnstile turnstile = this.byLock.get(lockKey);
+		return (turnstile != null) ? turnstile.signal : null;
+	}
+
 	/** Whether a thread is in line for the lock, for tests. */
 	boolean inUse(String lockKey) {
 		return this.byLock.containsKey(lockKey);
@@ -56,12 +62,22 @@ final class Turnstiles {
 		this.byLock.computeIfPresent(lockKey, (key, current) -> (--current.users == 0) ? null : current);
 	}
 
-	/** The line for one lock: a fair gate, and how many threads use it (guarded by the map's compute). */
+	/**
+	 * The line for one lock: a fair gate, how many threads use it (guarded by the map's compute), and the
+	 * announcements to whichever thread has passed the gate.
+	 */
 	static final class Turnstile {
 
 		private final ReentrantLock gate = new ReentrantLock(true);
 
+		private final ReleaseSignals.Signal signal = new ReleaseSignals.Signal();
+
 		private int users;
+
+		/** Announcements to the thread that passed: only that thread waits in Redis. */
+		ReleaseSignals.Signal signal() {
+			return this.signal;
+		}
 
 	}
 
