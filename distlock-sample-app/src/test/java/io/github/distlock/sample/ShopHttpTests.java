@@ -196,7 +196,7 @@ class ShopHttpTests {
 
 	@Test
 	void aLockHeldByAnotherInstanceAnswers503AndChangesNothing() {
-		String lockKey = "distlock:stock:" + TICKET;
+		String lockKey = "distlock:{stock:" + TICKET + "}";
 		try (RespClient raw = redis.client()) {
 			// Another instance holds the product's lock for longer than this one waits (sample.shop.lock-wait=1s).
 			assertThat(raw.call("SET", lockKey, "other-instance|1", "PX", "15000", "NX")).isEqualTo("OK");

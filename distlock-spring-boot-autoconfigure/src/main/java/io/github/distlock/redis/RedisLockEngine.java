@@ -28,8 +28,8 @@ import io.github.distlock.engine.LockRequest;
  * A {@link LockEngine} on Redis: its own Lua scripts, run through Redisson, which supplies connections, topologies
  * and pub/sub.
  * <p>
- * A lock is one string key, {@code <prefix>:<name>:<key>}, holding {@code <holder id>|<fencing token>} with the
- * lease as its TTL. Acquisition and release are one script call each; a release hands the lock straight to the first
+ * A lock is one string key ({@link RedisLockKeys}: {@code <prefix>:{<name>:<key>}}, escaped), holding
+ * {@code <holder id>|<fencing token>} with the lease as its TTL. Acquisition and release are one script call each; a release hands the lock straight to the first
  * waiter of the lock's queue ({@link RedisAcquisition}) and announces it to that waiter's engine alone
  * ({@link ReleaseSignals}); one watchdog renews every held lock in batches.
  */
@@ -40,12 +40,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
 	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
-	private final String keyPrefix;
+	private final RedisLockKeys keys;
 
 	private final String releaseChannel;
-
-	/** Prefix of the waiter queues: apart from the lock keys, so that no lock name or key can collide with one. */
-	private final String queuePrefix;
 
 	private final LockScripts scripts;
 
@@ -89,9 +86,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
 			LockLostListener lostListener, Duration maxPoll) {
 		this.maxPollNanos = maxPoll.toNanos();
-		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+		this.keys = new RedisLockKeys(keyPrefix);
 		this.releaseChannel = keyPrefix + ":released";
-		this.queuePrefix = keyPrefix + "-waiters:";
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
 		this.scripts = new LockScripts(client, commandTimeout);
 		byte[] id = new byte[8];
@@ -104,8 +100,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
-		String redisKey = this.keyPrefix + ":" + request.name() + ":" + request.key();
-		String queueKey = this.queuePrefix + request.name() + ":" + request.key();
+		String redisKey = this.keys.lockKey(request.name(), request.key());
+		String queueKey = RedisLockKeys.queueKey(redisKey);
 		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
 		RedisLockHandle handle = new RedisAcquisition(this, request, redisKey, queueKey, holderPrefix).run();
 		this.heldHere.put(redisKey, handle);
@@ -263,7 +259,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	 */
 	public Duration ping(Duration timeout) {
 		long start = System.nanoTime();
-		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of("ping"));
+		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(this.keys.healthKey()));
 		return Duration.ofNanos(System.nanoTime() - start);
 	}
 
@@ -273,7 +269,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	 */
 	public boolean forceRelease(String name, String key) {
 		Long removed = this.scripts.run(LockScripts.FORCE_RELEASE, ReturnType.LONG,
-				List.of(this.keyPrefix + ":" + name + ":" + key), this.releaseChannel);
+				List.of(this.keys.lockKey(name, key)), this.releaseChannel);
 		return removed == 1L;
 	}
 

@@ -159,7 +159,7 @@ class ActuatorIntegrationTests {
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.quick("busy"));
 			try (RespClient client = redis.client()) {
-				client.call("DEL", "distlock:orders:busy");
+				client.call("DEL", "distlock:{orders:busy}");
 			}
 			awaitMetric(context, "distlock.lost?tag=name:orders&tag=reason:not_owned", 1);
 			leave.countDown();
@@ -216,7 +216,7 @@ class ActuatorIntegrationTests {
 				.contains("\"token\":").contains("\"holder\":").contains("\"leaseRemainingMillis\":");
 			assertThat(request(context, "DELETE", "/actuator/distlocks/orders/o-42").statusCode()).isIn(404, 405);
 			try (RespClient client = redis.client()) {
-				assertThat(client.get("distlock:orders:o-42")).as("the lock is still held").isNotNull();
+				assertThat(client.get("distlock:{orders:o-42}")).as("the lock is still held").isNotNull();
 			}
 			leave.countDown();
 			assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");

@@ -110,7 +110,7 @@ class DistLockAutoConfigurationTests {
 			assertThat(context).hasSingleBean(RedissonClient.class).hasBean("userRedisson");
 			LockHandle handle = context.getBean(LockEngine.class)
 				.acquire(new LockRequest("n", "k", Duration.ofSeconds(5), Duration.ZERO, true, null));
-			assertThat(RedisKeys.exists(redis, "distlock:n:k")).isTrue();
+			assertThat(RedisKeys.exists(redis, "distlock:{n:k}")).isTrue();
 			handle.release();
 		});
 	}
@@ -142,7 +142,7 @@ class DistLockAutoConfigurationTests {
 		this.runner.withPropertyValues("distlock.redis.config=file:" + yaml)
 			.withUserConfiguration(Locked.class)
 			.run((context) -> assertThat(context.getBean(OrderService.class)
-				.shared("yaml", () -> RedisKeys.locks(redis))).containsExactly("distlock:shared:yaml"));
+				.shared("yaml", () -> RedisKeys.locks(redis))).containsExactly("distlock:{shared:yaml}"));
 	}
 
 	@Test
@@ -202,7 +202,7 @@ class DistLockAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.withUserConfiguration(Locked.class)
 			.run((context) -> assertThat(context.getBean(OrderService.class)
-				.shared("no-aspectj", () -> RedisKeys.locks(redis))).containsExactly("distlock:shared:no-aspectj"));
+				.shared("no-aspectj", () -> RedisKeys.locks(redis))).containsExactly("distlock:{shared:no-aspectj}"));
 	}
 
 	@Test
@@ -237,7 +237,7 @@ class DistLockAutoConfigurationTests {
 					.doesNotHaveBean("distlockHealthIndicator")
 					.doesNotHaveBean("distLocksEndpoint");
 				assertThat(context.getBean(OrderService.class).shared("plain", () -> RedisKeys.locks(redis)))
-					.containsExactly("distlock:shared:plain");
+					.containsExactly("distlock:{shared:plain}");
 			});
 	}
 

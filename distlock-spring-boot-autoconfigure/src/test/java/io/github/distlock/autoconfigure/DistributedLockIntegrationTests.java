@@ -66,11 +66,11 @@ class DistributedLockIntegrationTests {
 			OrderService service = context.getBean(OrderService.class);
 			Order order = new Order("o-1", new Customer("ann"));
 			assertThat(service.byName(order, () -> RedisKeys.locks(redis)))
-				.containsExactly("distlock:OrderService.byName:o-1");
+				.containsExactly("distlock:{OrderService.byName:o-1}");
 			assertThat(service.byIndexAndConcatenation(order, () -> RedisKeys.locks(redis)))
-				.containsExactly("distlock:orders:ann:o-1");
-			assertThat(service.byRoot(() -> RedisKeys.locks(redis))).containsExactly("distlock:root:byRoot-1");
-			assertThat(service.byBean(() -> RedisKeys.locks(redis))).containsExactly("distlock:bean:from-bean");
+				.containsExactly("distlock:{orders:ann%3Ao-1}");
+			assertThat(service.byRoot(() -> RedisKeys.locks(redis))).containsExactly("distlock:{root:byRoot-1}");
+			assertThat(service.byBean(() -> RedisKeys.locks(redis))).containsExactly("distlock:{bean:from-bean}");
 			assertThat(service.notLocked(() -> RedisKeys.locks(redis))).isEmpty();
 			assertThat(RedisKeys.locks(redis)).as("every lock is released after its call").isEmpty();
 		});
@@ -103,10 +103,10 @@ class DistributedLockIntegrationTests {
 				keys.add("nested-entered");
 				return keys;
 			}));
-			assertThat(inside).containsExactly("distlock:shared:r", "nested-entered");
+			assertThat(inside).containsExactly("distlock:{shared:r}", "nested-entered");
 			assertThat(service.shared("r", () -> RedisKeys.locks(redis) + " then "
 					+ service.shared("r", () -> "again") + " " + RedisKeys.locks(redis)))
-				.isEqualTo("[distlock:shared:r] then again [distlock:shared:r]");
+				.isEqualTo("[distlock:{shared:r}] then again [distlock:{shared:r}]");
 			assertThat(RedisKeys.locks(redis)).isEmpty();
 		});
 	}
@@ -116,7 +116,7 @@ class DistributedLockIntegrationTests {
 		this.runner.run((context) -> {
 			OrderService service = context.getBean(OrderService.class);
 			List<String> keys = service.shared("k", () -> service.otherName("k", () -> RedisKeys.locks(redis)));
-			assertThat(keys).containsExactly("distlock:other:k", "distlock:shared:k");
+			assertThat(keys).containsExactly("distlock:{other:k}", "distlock:{shared:k}");
 		});
 	}
 

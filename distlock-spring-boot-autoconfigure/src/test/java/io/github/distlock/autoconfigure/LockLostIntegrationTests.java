@@ -56,7 +56,7 @@ class LockLostIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.localProcess();
 
-	private static final String LOCK = "distlock:stock:apple";
+	private static final String LOCK = "distlock:{stock:apple}";
 
 	private static final long LEASE_MILLIS = 600;
 

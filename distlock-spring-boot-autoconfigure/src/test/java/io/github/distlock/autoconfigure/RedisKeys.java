@@ -13,7 +13,7 @@ final class RedisKeys {
 
 	static List<String> locks(RedisExtension redis) {
 		try (RespClient client = redis.client()) {
-			return client.keys("distlock:*").stream().sorted().toList();
+			return client.keys("distlock:{*}").stream().sorted().toList();
 		}
 	}
 

@@ -46,7 +46,7 @@ class TransactionAndAsyncIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private static final String LOCK = "distlock:counter:c";
+	private static final String LOCK = "distlock:{counter:c}";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
@@ -214,12 +214,12 @@ class TransactionAndAsyncIntegrationTests {
 			CountDownLatch proceed = new CountDownLatch(1);
 			CompletableFuture<String> result = context.getBean(AsyncService.class).work("a", started, proceed);
 			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-			assertThat(RedisKeys.exists(redis, "distlock:async:a")).as("held while the work runs").isTrue();
+			assertThat(RedisKeys.exists(redis, "distlock:{async:a}")).as("held while the work runs").isTrue();
 			assertThat(result).isNotDone();
 			proceed.countDown();
 			assertThat(result.get(10, TimeUnit.SECONDS)).doesNotStartWith(Thread.currentThread().getName())
 				.contains(" token ");
-			assertThat(RedisKeys.exists(redis, "distlock:async:a")).as("released when the work is done").isFalse();
+			assertThat(RedisKeys.exists(redis, "distlock:{async:a}")).as("released when the work is done").isFalse();
 		});
 	}
 

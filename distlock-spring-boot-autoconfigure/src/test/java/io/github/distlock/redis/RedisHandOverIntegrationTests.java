@@ -38,9 +38,9 @@ class RedisHandOverIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private static final String LOCK = "distlock:handover:k";
+	private static final String LOCK = "distlock:{handover:k}";
 
-	private static final String QUEUE = "distlock-waiters:handover:k";
+	private static final String QUEUE = "distlock:{handover:k}:waiters";
 
 	private final List<RedissonClient> clients = new ArrayList<>();
 

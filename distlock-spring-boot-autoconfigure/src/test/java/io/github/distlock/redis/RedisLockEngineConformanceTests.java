@@ -44,14 +44,14 @@ class RedisLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 	@Override
 	protected boolean lockExists(String name, String key) {
 		try (RespClient client = redis.client()) {
-			return client.get("distlock:" + name + ":" + key) != null;
+			return client.get(new RedisLockKeys("distlock").lockKey(name, key)) != null;
 		}
 	}
 
 	@Override
 	protected void deleteLock(String name, String key) {
 		try (RespClient client = redis.client()) {
-			client.call("DEL", "distlock:" + name + ":" + key);
+			client.call("DEL", new RedisLockKeys("distlock").lockKey(name, key));
 		}
 	}
 
@@ -61,7 +61,7 @@ class RedisLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 		try (RespClient client = redis.client()) {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (System.nanoTime() < deadline) {
-				String value = client.get("distlock:conformance:" + key);
+				String value = client.get("distlock:{conformance:" + key + "}");
 				if (value != null && value.endsWith("|w")) {
 					return;
 				}

@@ -49,7 +49,7 @@ class RedisRenewalIntegrationTests {
 			}
 			assertThat(statistics.renewals()).isGreaterThanOrEqualTo(3L * locks);
 			try (RespClient raw = redis.client()) {
-				assertThat(raw.keys("distlock:renewal:*")).hasSize(locks);
+				assertThat(raw.keys("distlock:{renewal:*")).hasSize(locks);
 			}
 			assertThat(statistics.renewals() / statistics.renewalRoundTrips())
 				.as("locks renewed per round trip").isGreaterThanOrEqualTo(100);

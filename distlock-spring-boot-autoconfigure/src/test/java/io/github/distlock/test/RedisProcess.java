@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,18 +25,27 @@ public final class RedisProcess implements RedisServer {
 
 	private final Path dir;
 
+	/** Server arguments beyond the fixture's own, such as {@code --cluster-enabled yes}. */
+	private final List<String> extraArgs;
+
 	private Process process;
 
-	private RedisProcess(File binary, int port) throws IOException {
+	private RedisProcess(File binary, int port, List<String> extraArgs) throws IOException {
 		this.binary = binary;
 		this.port = port;
+		this.extraArgs = extraArgs;
 		this.dir = Files.createTempDirectory("distlock-redis-");
 	}
 
 	/** Starts a server from the given binary on a free port. */
 	public static RedisProcess start(File binary) {
+		return start(binary, List.of());
+	}
+
+	/** Starts a server from the given binary on a free port, with more server arguments. */
+	public static RedisProcess start(File binary, List<String> extraArgs) {
 		try {
-			RedisProcess redis = new RedisProcess(binary, freePort());
+			RedisProcess redis = new RedisProcess(binary, freePort(), List.copyOf(extraArgs));
 			redis.launch();
 			return redis;
 		}
@@ -52,9 +62,11 @@ public final class RedisProcess implements RedisServer {
 	}
 
 	private void launch() throws IOException {
-		ProcessBuilder builder = new ProcessBuilder(this.binary.getAbsolutePath(), "--port", String.valueOf(this.port),
-				"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir.toString(),
-				"--notify-keyspace-events", "Kgx");
+		List<String> command = new ArrayList<>(List.of(this.binary.getAbsolutePath(), "--port",
+				String.valueOf(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+				this.dir.toString(), "--notify-keyspace-events", "Kgx"));
+		command.addAll(this.extraArgs);
+		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(this.dir.resolve("redis.log").toFile());
 		this.process = builder.start();

@@ -2,6 +2,7 @@ package io.github.distlock.test;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.List;
 
 import org.testcontainers.DockerClientFactory;
 
@@ -30,8 +31,13 @@ public final class RedisServers {
 
 	/** A server that is always a local process, for tests that kill and restart it. */
 	public static RedisProcess startProcess() {
+		return startProcess(List.of());
+	}
+
+	/** A local process started with more server arguments, such as {@code --cluster-enabled yes}. */
+	public static RedisProcess startProcess(List<String> extraArgs) {
 		File onPath = findOnPath("redis-server");
-		return RedisProcess.start((onPath != null) ? onPath : embeddedBinary());
+		return RedisProcess.start((onPath != null) ? onPath : embeddedBinary(), extraArgs);
 	}
 
 	private static File embeddedBinary() {

@@ -20,7 +20,7 @@ import io.github.distlock.redis.RedisLockEngine;
 public final class AnnotatedLockSystem extends LockSystem {
 
 	/**
-	 * Every system's keys start with a fixed part of the same length ("dl-a:bench:", "dl-e:bench:", "rdsn:bench:",
+	 * Every system's keys start with a fixed part of the same length ("dl-a:{bench:", "dl-e:{bench:", "rdsn:bench:",
 	 * "si-s:bench:", "si-p:bench:"), so that Redis memory per lock compares data structures, not name lengths.
 	 */
 	static final String KEY_PREFIX = "dl-a";
@@ -58,7 +58,7 @@ public final class AnnotatedLockSystem extends LockSystem {
 		return new AnnotatedClient(context);
 	}
 
-	/** Lock keys and the engine's waiter queues ("dl-a-waiters:..."). */
+	/** Lock keys and the engine's waiter queues ("dl-a:{...}:waiters"). */
 	@Override
 	public String keyPattern() {
 		return KEY_PREFIX + "*";

@@ -35,7 +35,7 @@ public final class EngineLockSystem extends LockSystem {
 		return new EngineClient(Redisson.create(RedissonConfigs.distlockClient(this.url)), this.settings);
 	}
 
-	/** Lock keys and the engine's waiter queues ("dl-e-waiters:..."). */
+	/** Lock keys and the engine's waiter queues ("dl-e:{...}:waiters"). */
 	@Override
 	public String keyPattern() {
 		return KEY_PREFIX + "*";

@@ -21,12 +21,10 @@ import java.util.stream.Collectors;
  * @param keyspace the keyspace recorder's events, in arrival order
  * @param faults the faults injected, in order
  * @param keysLeft lock keys in Redis after the workers stopped and leases ran out
- * @param lockKeyPrefix the Redis key prefix of a lock key ({@code distlock:torture:})
  */
 public record RunRecords(RunParameters parameters, List<Acquisition> acquisitions, List<Timeout> timeouts,
 		List<String> failures, List<LossReport> lossReports, Set<String> finishedWorkers,
-		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft,
-		String lockKeyPrefix) {
+		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft) {
 
 	/** The kill of a worker, if it was killed. */
 	public Optional<FaultRecord> killOf(String worker) {

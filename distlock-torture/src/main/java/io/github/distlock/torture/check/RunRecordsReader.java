@@ -16,6 +16,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import io.github.distlock.redis.RedisLockKeys;
+
 import io.github.distlock.torture.history.HistoryFiles;
 import io.github.distlock.torture.history.HistoryLine;
 
@@ -25,7 +27,11 @@ import io.github.distlock.torture.history.HistoryLine;
  */
 public final class RunRecordsReader {
 
-	public static final String LOCK_KEY_PREFIX = "distlock:torture:";
+	/** Where the workers' locks (name "torture", default prefix) live in Redis. */
+	private static final RedisLockKeys LOCK_KEYS = new RedisLockKeys("distlock");
+
+	/** Matches the lock keys of the workers' locks, and not their waiter queues. */
+	public static final String LOCK_KEY_PATTERN = LOCK_KEYS.lockKey("torture", "*");
 
 	private RunRecordsReader() {
 	}
@@ -60,7 +66,12 @@ public final class RunRecordsReader {
 			.map((line) -> line.text("key"))
 			.toList();
 		return new RunRecords(parameters, acquisitions, timeouts, failures, lossReports, finished, fence, keyspace,
-				faults, keysLeft, LOCK_KEY_PREFIX);
+				faults, keysLeft);
+	}
+
+	/** The Redis key of the workers' lock for a key. */
+	public static String redisKeyOf(String key) {
+		return LOCK_KEYS.lockKey("torture", key);
 	}
 
 	private static List<Path> histories(Path dir) {

@@ -63,7 +63,7 @@ public final class TortureRun {
 		RedisProcess lockServer = track(RedisServers.startProcess());
 		RedisProcess fenceServer = track(RedisServers.startProcess());
 		KeyspaceRecorder recorder = track(new KeyspaceRecorder(lockServer.port(),
-				RunRecordsReader.LOCK_KEY_PREFIX + "*", this.dir.resolve("keyspace.log")));
+				RunRecordsReader.LOCK_KEY_PATTERN, this.dir.resolve("keyspace.log")));
 		recorder.start(Duration.ofSeconds(10));
 		List<WorkerJvm> workers = startWorkers(lockServer.port(), fenceServer.port());
 		for (WorkerJvm worker : workers) {

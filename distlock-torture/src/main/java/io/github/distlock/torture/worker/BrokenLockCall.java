@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.torture.check.RunRecordsReader;
 import io.github.distlock.test.RespClient;
 
 /**
@@ -36,7 +37,7 @@ final class BrokenLockCall implements LockedCall {
 	@Override
 	public void run(Section section) {
 		RespClient redis = this.clients.get();
-		String redisKey = "distlock:torture:" + section.getKey();
+		String redisKey = RunRecordsReader.redisKeyOf(section.getKey());
 		long deadline = System.nanoTime() + this.waitTime.toNanos();
 		while (redis.get(redisKey) != null) {
 			if (System.nanoTime() - deadline > 0) {

@@ -104,7 +104,7 @@ final class SyntheticRun {
 
 	void keyspace(String op, String key, double at) {
 		this.keyspace.add(HistoryLine.of("keyspace").with("nano", nanos(at)).with("op", op)
-			.with("key", "distlock:torture:" + key));
+			.with("key", RunRecordsReader.redisKeyOf(key)));
 	}
 
 	void fault(String kind, String target, double start, double end) {

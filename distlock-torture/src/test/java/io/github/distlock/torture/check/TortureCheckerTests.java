@@ -137,7 +137,7 @@ class TortureCheckerTests {
 
 	@Test
 	void lockKeysLeftAtTheEndAreCaught() {
-		this.run.keyLeft("distlock:torture:hot-0");
+		this.run.keyLeft(RunRecordsReader.redisKeyOf("hot-0"));
 		CheckReport report = TortureChecker.check(this.run.write());
 		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.KEYS_LEFT);
 	}
