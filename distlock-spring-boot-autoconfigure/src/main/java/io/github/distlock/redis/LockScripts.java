@@ -28,7 +28,7 @@ import org.redisson.client.codec.StringCodec;
  * <p>
  * Calls go out with no retries and one command timeout, so a caller's wait is never stretched by a retry chain.
  */
-final class LockScripts {
+class LockScripts {
 
 	static final Script ACQUIRE = Script.load("acquire.lua");
 

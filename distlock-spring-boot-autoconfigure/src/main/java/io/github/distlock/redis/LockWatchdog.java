@@ -77,7 +77,7 @@ final class LockWatchdog implements AutoCloseable {
 		long now = System.nanoTime();
 		long lag = 0;
 		for (RedisLockHandle handle : this.watched) {
-			if (handle.renewable && handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0) {
+			if (!handle.renewalEnded()) {
 				lag = Math.max(lag, now - (handle.renewedAtNanos + handle.leaseNanos / 3));
 			}
 		}
@@ -112,7 +112,7 @@ final class LockWatchdog implements AutoCloseable {
 			else if (now - handle.leaseDeadlineNanos() >= 0) {
 				expired(handle);
 			}
-			else if (handle.renewable && renewable(handle, now)) {
+			else if (renewable(handle, now)) {
 				(renewalDue(handle, now) ? due : early).add(handle);
 			}
 		}
@@ -132,7 +132,7 @@ final class LockWatchdog implements AutoCloseable {
 
 	private void expired(RedisLockHandle handle) {
 		this.watched.remove(handle);
-		boolean byDesign = !handle.renewable || handle.leaseDeadlineNanos() - handle.maxDeadlineNanos >= 0;
+		boolean byDesign = handle.renewalEnded();
 		this.lossReporter.lost(handle, byDesign ? LostLock.Reason.LEASE_EXPIRED : LostLock.Reason.STORE_UNREACHABLE);
 	}
 
@@ -145,8 +145,10 @@ final class LockWatchdog implements AutoCloseable {
 		List<Batch> batches = new ArrayList<>();
 		Batch batch = new Batch();
 		for (RedisLockHandle handle : due) {
-			long ttl = Math.min(handle.leaseNanos, handle.maxDeadlineNanos - sentAt);
-			if (ttl < TimeUnit.MILLISECONDS.toNanos(1)) {
+			// Redis keeps whole milliseconds: the deadline believed locally is what Redis was told, no more.
+			long ttl = TimeUnit.NANOSECONDS.toMillis(
+					Math.min(handle.leaseNanos, handle.maxDeadlineNanos - sentAt));
+			if (ttl < 1) {
 				continue;
 			}
 			if (batch.handles.size() == BATCH_SIZE) {
@@ -191,7 +193,7 @@ final class LockWatchdog implements AutoCloseable {
 				continue;
 			}
 			if (renewed.get(i)) {
-				handle.renewed(sentAt, batch.ttls.get(i));
+				handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(i)));
 				this.statistics.renewals.increment();
 			}
 			else {
@@ -202,7 +204,7 @@ final class LockWatchdog implements AutoCloseable {
 		}
 	}
 
-	/** Locks renewed by one script call, with the time to live each gets, and the answer once sent. */
+	/** Locks renewed by one script call, with the time to live each gets in milliseconds, and the answer once sent. */
 	private static final class Batch {
 
 		final List<RedisLockHandle> handles = new ArrayList<>();
@@ -215,7 +217,7 @@ final class LockWatchdog implements AutoCloseable {
 
 	/** Whether a renewal may be sent now: not waiting to retry a failed one, and not yet at its longest lease. */
 	private static boolean renewable(RedisLockHandle handle, long now) {
-		return now - handle.retryAtNanos >= 0 && handle.maxDeadlineNanos - handle.leaseDeadlineNanos() > 0;
+		return now - handle.retryAtNanos >= 0 && !handle.renewalEnded();
 	}
 
 	/**
@@ -229,7 +231,7 @@ final class LockWatchdog implements AutoCloseable {
 	/** When the watchdog must next look at this lock: its renewal time, or its lease deadline. */
 	private static long nextAttention(RedisLockHandle handle) {
 		long deadline = handle.leaseDeadlineNanos();
-		if (!handle.renewable || handle.maxDeadlineNanos - deadline <= 0) {
+		if (handle.renewalEnded()) {
 			return deadline;
 		}
 		long renewAt = Math.max(handle.renewedAtNanos + handle.leaseNanos / 3, handle.retryAtNanos);
@@ -245,7 +247,7 @@ final class LockWatchdog implements AutoCloseable {
 	@FunctionalInterface
 	interface Renewer {
 
-		CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlNanos);
+		CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlMillis);
 
 	}
 

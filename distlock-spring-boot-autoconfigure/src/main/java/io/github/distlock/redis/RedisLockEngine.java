@@ -85,11 +85,17 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	 */
 	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
 			LockLostListener lostListener, Duration maxPoll) {
+		this(new LockScripts(client, commandTimeout), client, keyPrefix, lostListener, maxPoll);
+	}
+
+	/** @param scripts runs the engine's scripts; tests hand in one that holds chosen replies back */
+	RedisLockEngine(LockScripts scripts, RedissonClient client, String keyPrefix, LockLostListener lostListener,
+			Duration maxPoll) {
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keys = new RedisLockKeys(keyPrefix);
 		this.releaseChannel = keyPrefix + ":released";
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
-		this.scripts = new LockScripts(client, commandTimeout);
+		this.scripts = scripts;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
@@ -143,20 +149,28 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	RedisLockHandle newHandle(LockRequest request, String redisKey, String queueKey, String holderPrefix, long token,
 			long acquiredAt) {
 		long maxDeadline = (request.maxLease() != null) ? acquiredAt + request.maxLease().toNanos() : Long.MAX_VALUE;
+		// The lease Redis was given, in whole milliseconds (RedisAcquisition sends initialLease().toMillis()).
+		long grantedLease = TimeUnit.MILLISECONDS.toNanos(request.initialLease().toMillis());
 		return new RedisLockHandle(this, request.name(), request.key(), redisKey, queueKey, holderPrefix, token,
-				acquiredAt, request.initialLease().toNanos(), request.lease().toNanos(), request.autoRenew(),
-				maxDeadline);
+				acquiredAt, grantedLease, request.lease().toNanos(), request.autoRenew(), maxDeadline);
 	}
 
 	boolean release(RedisLockHandle handle) {
+		if (!handle.beginRelease()) {
+			// Lost (and reported when that was found), or released before.
+			return false;
+		}
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.redisKey, handle);
 		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG,
 				List.of(handle.redisKey, handle.queueKey), handle.holderPrefix, this.releaseChannel);
-		if (released == 1L && handle.markReleased()) {
+		if (released == 1L) {
+			handle.markReleased();
 			return true;
 		}
-		lost(handle, LostLock.Reason.NOT_OWNED);
+		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
+			reportLoss(handle, LostLock.Reason.NOT_OWNED);
+		}
 		return false;
 	}
 
@@ -191,25 +205,29 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 				this.releaseChannel);
 	}
 
-	private CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlNanos) {
+	private CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlMillis) {
 		List<Object> keys = new ArrayList<>(handles.size());
 		Object[] args = new Object[handles.size() * 2];
 		for (int i = 0; i < handles.size(); i++) {
 			RedisLockHandle handle = handles.get(i);
 			keys.add(handle.redisKey);
 			args[2 * i] = handle.holderPrefix;
-			args[2 * i + 1] = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ttlNanos.get(i)));
+			args[2 * i + 1] = ttlMillis.get(i);
 		}
 		CompletionStage<List<Long>> reply = this.scripts.runByShaAsync(LockScripts.RENEW, ReturnType.LIST, keys, args);
 		return reply.thenApply((answers) -> answers.stream().map((one) -> one == 1L).toList());
 	}
 
+	/** A loss found by renewal, a check or the lease deadline: reported only while the owner has not begun to release. */
 	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.redisKey, handle);
-		if (!handle.markLost(reason)) {
-			return;
+		if (handle.markLost(reason)) {
+			reportLoss(handle, reason);
 		}
+	}
+
+	private void reportLoss(RedisLockHandle handle, LostLock.Reason reason) {
 		this.statistics.lost.increment();
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
 		try {

@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LostLock;
@@ -12,9 +13,16 @@ import io.github.distlock.engine.LockHandle;
  */
 final class RedisLockHandle implements LockHandle {
 
+	private static final long ONE_MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * HELD until the owner starts its release (RELEASING, then RELEASED) or a loss is found (LOST). A handle leaves
+	 * HELD before its release is sent, so an answer about it that arrives while the release is on its way (a renewal
+	 * that reached Redis after the release and found the lock gone) cannot be taken for a loss.
+	 */
 	enum State {
 
-		HELD, RELEASED, LOST
+		HELD, RELEASING, RELEASED, LOST
 
 	}
 
@@ -128,6 +136,14 @@ final class RedisLockHandle implements LockHandle {
 		return this.state.get() == State.HELD;
 	}
 
+	/**
+	 * Whether the lease will not be renewed any more: renewal is off, or the lease already reaches {@code maxLease}
+	 * (within the millisecond Redis counts in, since a renewal cannot add less).
+	 */
+	boolean renewalEnded() {
+		return !this.renewable || this.maxDeadlineNanos - this.leaseDeadlineNanos < ONE_MILLISECOND;
+	}
+
 	/** Records a renewal sent at {@code sentAtNanos} that gave the lock {@code ttlNanos} more. */
 	void renewed(long sentAtNanos, long ttlNanos) {
 		this.renewedAtNanos = sentAtNanos;
@@ -135,11 +151,37 @@ final class RedisLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Moves the handle from held to lost and runs its loss actions.
+	 * Moves a held handle to lost and runs its loss actions. A handle its owner is releasing or has released is left
+	 * alone: whatever the store says of it now is the release's doing.
 	 * @return whether this call did so (so the loss is reported once)
 	 */
 	boolean markLost(LostLock.Reason reason) {
-		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+		return moveToLost(State.HELD, reason);
+	}
+
+	/**
+	 * Starts the owner's release: from now on no renewal, check or expiry counts as a loss.
+	 * @return false when the handle is not held (already lost, or released before)
+	 */
+	boolean beginRelease() {
+		return this.state.compareAndSet(State.HELD, State.RELEASING);
+	}
+
+	/** The release went through. */
+	void markReleased() {
+		this.state.compareAndSet(State.RELEASING, State.RELEASED);
+	}
+
+	/**
+	 * The release found the lock no longer this holder's: it was lost before the release, while the work ran.
+	 * @return whether this call moved the handle to lost
+	 */
+	boolean markLostAtRelease(LostLock.Reason reason) {
+		return moveToLost(State.RELEASING, reason);
+	}
+
+	private boolean moveToLost(State from, LostLock.Reason reason) {
+		if (!this.state.compareAndSet(from, State.LOST)) {
 			return false;
 		}
 		this.lossReason = reason;
@@ -149,11 +191,6 @@ final class RedisLockHandle implements LockHandle {
 			}
 		}
 		return true;
-	}
-
-	/** @return whether this call moved the handle from held to released */
-	boolean markReleased() {
-		return this.state.compareAndSet(State.HELD, State.RELEASED);
 	}
 
 	@Override

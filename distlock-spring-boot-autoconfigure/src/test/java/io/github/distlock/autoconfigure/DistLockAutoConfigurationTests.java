@@ -100,7 +100,7 @@ class DistLockAutoConfigurationTests {
 							return client.keys("app:*");
 						}
 					});
-				assertThat(keys).containsExactly("app:OrderService.defaults:x");
+				assertThat(keys).containsExactly("app:{OrderService.defaults:x}");
 			});
 	}
 

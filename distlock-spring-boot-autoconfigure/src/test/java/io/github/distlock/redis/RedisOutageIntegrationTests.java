@@ -153,7 +153,7 @@ class RedisOutageIntegrationTests {
 	private static void awaitAllKeysMarked(RespClient raw, int keys) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
 		while (System.nanoTime() < deadline) {
-			long marked = raw.keys("distlock:{outage:many-*")
+			long marked = raw.keys("distlock:{outage:many-*}")
 				.stream()
 				.filter((key) -> raw.get(key).endsWith("|w"))
 				.count();
