@@ -19,20 +19,21 @@ public record LockRequest(String name, String key, Duration lease, Duration wait
 	public LockRequest {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(key, "key");
-		requirePositive(lease, "lease");
+		requireAtLeastOneMillisecond(lease, "lease");
 		Objects.requireNonNull(waitTime, "waitTime");
 		if (waitTime.isNegative()) {
 			throw new IllegalArgumentException("waitTime must not be negative: " + waitTime);
 		}
 		if (maxLease != null) {
-			requirePositive(maxLease, "maxLease");
+			requireAtLeastOneMillisecond(maxLease, "maxLease");
 		}
 	}
 
-	private static void requirePositive(Duration duration, String what) {
+	/** Stores keep leases in whole milliseconds at best: a shorter one would be no lease at all. */
+	private static void requireAtLeastOneMillisecond(Duration duration, String what) {
 		Objects.requireNonNull(duration, what);
-		if (duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException(what + " must be positive: " + duration);
+		if (duration.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException(what + " must be at least 1ms: " + duration);
 		}
 	}
 

@@ -5,6 +5,8 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.aop.support.AopUtils;
@@ -19,6 +21,7 @@ import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.scheduling.annotation.Async;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -36,6 +39,11 @@ import io.github.distlock.OnLost;
 public class LockOperationSource {
 
 	private static final Optional<LockOperation> NOT_LOCKED = Optional.empty();
+
+	/** Redis keeps a lease in whole milliseconds, so a shorter one would be no lease at all. */
+	private static final Duration SHORTEST_LEASE = Duration.ofMillis(1);
+
+	private static final String PUBLISHER = "org.reactivestreams.Publisher";
 
 	private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
 
@@ -100,9 +108,9 @@ public class LockOperationSource {
 			throw new LockDefinitionException(methodId, "key \"" + keyText + "\" is not a valid SpEL expression: "
 					+ ex.getMessage(), ex);
 		}
-		Duration lease = duration(methodId, "lease", lock.lease(), this.defaults.lease(), false);
-		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), true);
-		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), false);
+		Duration lease = duration(methodId, "lease", lock.lease(), this.defaults.lease(), SHORTEST_LEASE);
+		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), Duration.ZERO);
+		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), SHORTEST_LEASE);
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
 		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
@@ -118,11 +126,60 @@ public class LockOperationSource {
 					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable",
 					null);
 		}
+		String asynchronous = asynchronousReturnType(method.getReturnType());
+		if (asynchronous != null && !runsAsync(method)) {
+			throw new LockDefinitionException(methodId, "the method returns " + asynchronous + ": the lock would be "
+					+ "released when the method returns, before the work it started ends; locking asynchronous "
+					+ "results is not supported yet, so return the result itself (or lock inside the asynchronous work)",
+					null);
+		}
 	}
 
-	private Duration duration(String methodId, String attribute, String text, Duration fallback, boolean zeroAllowed) {
+	/**
+	 * Whether Spring's {@code @Async} runs the method: its advice applies before the lock's, so the lock is taken on
+	 * the executor's thread around the method body, and the result the body returns is done work.
+	 */
+	private static boolean runsAsync(Method method) {
+		return AnnotatedElementUtils.hasAnnotation(method, Async.class)
+				|| AnnotatedElementUtils.hasAnnotation(method.getDeclaringClass(), Async.class);
+	}
+
+	/** The name of an asynchronous result type, whose work outlives the call, or null for a plain result. */
+	private static String asynchronousReturnType(Class<?> type) {
+		if (Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)) {
+			return type.getSimpleName();
+		}
+		for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
+			if (isPublisher(candidate)) {
+				return type.getSimpleName() + " (a reactive Publisher)";
+			}
+		}
+		return null;
+	}
+
+	/** Whether the type is or implements Reactive Streams' Publisher, checked by name: Reactor is optional. */
+	private static boolean isPublisher(Class<?> type) {
+		if (type.getName().equals(PUBLISHER)) {
+			return true;
+		}
+		for (Class<?> implemented : type.getInterfaces()) {
+			if (isPublisher(implemented)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * @param minimum the shortest duration allowed: zero for a wait, {@link #SHORTEST_LEASE} for a lease
+	 */
+	private Duration duration(String methodId, String attribute, String text, Duration fallback, Duration minimum) {
 		String resolved = resolve(methodId, attribute, text);
 		if (!StringUtils.hasText(resolved)) {
+			if (fallback != null && fallback.compareTo(minimum) < 0) {
+				throw new LockDefinitionException(methodId, attribute + " defaults to " + fallback + " (from "
+						+ "distlock.* properties), " + tooShort(minimum), null);
+			}
 			return fallback;
 		}
 		Duration duration;
@@ -133,11 +190,15 @@ public class LockOperationSource {
 			throw new LockDefinitionException(methodId, attribute + " \"" + resolved
 					+ "\" is not a duration; write it like \"500ms\", \"10s\", \"2m\" or \"PT10S\"", ex);
 		}
-		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
-			throw new LockDefinitionException(methodId, attribute + " \"" + resolved + "\" must be "
-					+ (zeroAllowed ? "zero or positive" : "positive"), null);
+		if (duration.compareTo(minimum) < 0) {
+			throw new LockDefinitionException(methodId, attribute + " \"" + resolved + "\" " + tooShort(minimum), null);
 		}
 		return duration;
+	}
+
+	private static String tooShort(Duration minimum) {
+		return minimum.isZero() ? "must be zero or positive"
+				: "must be at least 1ms: Redis keeps a lease in whole milliseconds";
 	}
 
 	private String resolve(String methodId, String attribute, String text) {

@@ -1,5 +1,9 @@
 package io.github.distlock.autoconfigure;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -7,6 +11,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockDefinitionException;
@@ -46,6 +53,84 @@ class LockDefinitionValidationTests {
 
 		@DistributedLock(key = "#id", lease = "0s")
 		public void pay(String id) {
+		}
+
+	}
+
+	public static class SubMillisecondLease {
+
+		@DistributedLock(key = "#id", lease = "500us")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class SubMillisecondMaxLease {
+
+		@DistributedLock(key = "#id", maxLease = "999us")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class DefaultLease {
+
+		@DistributedLock(key = "#id")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class ReturnsCompletableFuture {
+
+		@DistributedLock(key = "#id")
+		public CompletableFuture<String> pay(String id) {
+			return CompletableFuture.supplyAsync(() -> id);
+		}
+
+	}
+
+	public static class ReturnsCompletionStage {
+
+		@DistributedLock(key = "#id")
+		public CompletionStage<String> pay(String id) {
+			return CompletableFuture.completedStage(id);
+		}
+
+	}
+
+	public static class ReturnsFuture {
+
+		@DistributedLock(key = "#id")
+		public Future<String> pay(String id) {
+			return CompletableFuture.completedFuture(id);
+		}
+
+	}
+
+	public static class ReturnsMono {
+
+		@DistributedLock(key = "#id")
+		public Mono<String> pay(String id) {
+			return Mono.just(id);
+		}
+
+	}
+
+	public static class ReturnsFlux {
+
+		@DistributedLock(key = "#id")
+		public Flux<String> pay(String id) {
+			return Flux.just(id);
+		}
+
+	}
+
+	public static class ReturnsPublisher {
+
+		@DistributedLock(key = "#id")
+		public Publisher<String> pay(String id) {
+			return Mono.just(id);
 		}
 
 	}
@@ -106,7 +191,33 @@ class LockDefinitionValidationTests {
 
 	@Test
 	void aZeroLease() {
-		assertStartUpFails(ZeroLease.class, "ZeroLease#pay", "must be positive");
+		assertStartUpFails(ZeroLease.class, "ZeroLease#pay", "\"0s\" must be at least 1ms");
+	}
+
+	@Test
+	void aLeaseShorterThanTheMillisecondRedisCounts() {
+		assertStartUpFails(SubMillisecondLease.class, "SubMillisecondLease#pay", "\"500us\" must be at least 1ms");
+		assertStartUpFails(SubMillisecondMaxLease.class, "SubMillisecondMaxLease#pay",
+				"\"999us\" must be at least 1ms");
+	}
+
+	@Test
+	void aDefaultLeaseShorterThanAMillisecond() {
+		this.runner.withPropertyValues("distlock.lease=500us")
+			.withUserConfiguration(BeanOf.class)
+			.withBean(DefaultLease.class)
+			.run((context) -> assertDefinitionFailure(context.getStartupFailure(), "DefaultLease#pay",
+					"must be at least 1ms"));
+	}
+
+	@Test
+	void methodsWhoseWorkOutlivesTheCall() {
+		assertStartUpFails(ReturnsCompletableFuture.class, "ReturnsCompletableFuture#pay", "returns CompletableFuture");
+		assertStartUpFails(ReturnsCompletionStage.class, "ReturnsCompletionStage#pay", "returns CompletionStage");
+		assertStartUpFails(ReturnsFuture.class, "ReturnsFuture#pay", "returns Future");
+		assertStartUpFails(ReturnsMono.class, "ReturnsMono#pay", "returns Mono (a reactive Publisher)");
+		assertStartUpFails(ReturnsFlux.class, "ReturnsFlux#pay", "returns Flux (a reactive Publisher)");
+		assertStartUpFails(ReturnsPublisher.class, "ReturnsPublisher#pay", "returns Publisher (a reactive Publisher)");
 	}
 
 	@Test
@@ -127,17 +238,20 @@ class LockDefinitionValidationTests {
 	}
 
 	private void assertStartUpFails(Class<?> beanClass, String method, String text) {
-		this.runner.withUserConfiguration(BeanOf.class).withBean(beanClass).run((context) -> {
-			assertThat(context).hasFailed();
-			Throwable cause = context.getStartupFailure();
-			while (cause != null && !(cause instanceof LockDefinitionException)) {
-				cause = cause.getCause();
-			}
-			assertThat(cause).as("a LockDefinitionException in " + context.getStartupFailure())
-				.isInstanceOf(LockDefinitionException.class)
-				.hasMessageContaining(method)
-				.hasMessageContaining(text);
-		});
+		this.runner.withUserConfiguration(BeanOf.class)
+			.withBean(beanClass)
+			.run((context) -> assertDefinitionFailure(context.getStartupFailure(), method, text));
+	}
+
+	private static void assertDefinitionFailure(Throwable failure, String method, String text) {
+		Throwable cause = failure;
+		while (cause != null && !(cause instanceof LockDefinitionException)) {
+			cause = cause.getCause();
+		}
+		assertThat(cause).as("a LockDefinitionException in " + failure)
+			.isInstanceOf(LockDefinitionException.class)
+			.hasMessageContaining(method)
+			.hasMessageContaining(text);
 	}
 
 	@Configuration(proxyBeanMethods = false)
