@@ -33,6 +33,7 @@ import io.github.distlock.interceptor.LockDefinitionValidator;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.interceptor.LockOutsideResilienceAdvice;
 import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
 import io.github.distlock.redis.RedisLockEngine;
 
@@ -94,6 +95,13 @@ public final class DistLockAutoConfiguration {
 				SingletonSupplier.of(engine::getObject),
 				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockOutsideResilienceAdvice lockOutsideResilienceAdvice() {
+		return new LockOutsideResilienceAdvice();
 	}
 
 	/**

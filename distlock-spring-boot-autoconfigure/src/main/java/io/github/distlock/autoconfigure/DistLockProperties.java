@@ -173,14 +173,15 @@ public class DistLockProperties {
 	public static class Aop {
 
 		/**
-		 * The default order: outside @Transactional (lowest precedence), Spring's @Retryable (lowest - 1) and
+		 * The default order: outside @Transactional (lowest precedence), Spring Retry's advisor (lowest - 1) and
 		 * resilience4j's aspects (lowest - 5 to - 1), so the lock covers the transaction's commit and every retry.
 		 */
 		public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 10;
 
 		/**
-		 * Order of the lock advice. Lower values run further outside; the default wraps @Transactional,
-		 * @Retryable and resilience4j's aspects.
+		 * Order of the lock advice among advice applied by order. Lower values run further outside; the default
+		 * wraps @Transactional, Spring Retry and resilience4j's aspects. Spring Framework's @Retryable and
+		 * @ConcurrencyLimit always run inside the lock, and @Async outside it, whatever this order.
 		 */
 		private int order = DEFAULT_ORDER;
 
