@@ -1,8 +1,10 @@
 package io.github.distlock;
 
+import io.github.distlock.engine.LockRequest;
+
 /**
- * The key expression of a {@link DistributedLock} evaluated to null or a blank string for this call, so there is
- * nothing safe to lock on. The method is not invoked.
+ * The key expression of a {@link DistributedLock} evaluated to null, a blank string or a string longer than
+ * {@link LockRequest#MAX_KEY_LENGTH} for this call, so there is nothing safe to lock on. The method is not invoked.
  */
 public class InvalidLockKeyException extends IllegalArgumentException {
 
@@ -11,10 +13,21 @@ public class InvalidLockKeyException extends IllegalArgumentException {
 	private final String expression;
 
 	public InvalidLockKeyException(String method, String expression, Object value) {
-		super("The lock key of " + method + " evaluated to " + ((value == null) ? "null" : "a blank string")
-				+ " (key = \"" + expression + "\"); the method was not invoked");
+		this(method, expression, "evaluated to " + ((value == null) ? "null" : "a blank string"));
+	}
+
+	private InvalidLockKeyException(String method, String expression, String problem) {
+		super("The lock key of " + method + " " + problem + " (key = \"" + expression
+				+ "\"); the method was not invoked");
 		this.method = method;
 		this.expression = expression;
+	}
+
+	/** A key longer than {@link LockRequest#MAX_KEY_LENGTH}. */
+	public static InvalidLockKeyException tooLong(String method, String expression, int length) {
+		return new InvalidLockKeyException(method, expression, "is " + length + " characters long, more than the "
+				+ LockRequest.MAX_KEY_LENGTH + " a lock key may have; lock on something shorter that identifies the "
+				+ "same thing, such as an id or a digest of the value");
 	}
 
 	/** The method in {@code Class#method} form. */

@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import io.github.distlock.engine.DisplayedKey;
+
 import java.time.Duration;
 
 /**
@@ -30,10 +32,25 @@ public class LockAcquisitionException extends RuntimeException {
 			reason = "the caller was interrupted while waiting";
 		}
 		else {
-			reason = "the lock store could not be reached: " + cause.getMessage();
+			reason = "the lock store could not be reached: " + storeProblem(cause);
 		}
-		return "Could not acquire lock '" + name + "' for key '" + key + "' within " + waited.toMillis() + " ms: "
+		return "Could not acquire lock '" + name + "' for key '" + DisplayedKey.of(key) + "' within " + waited.toMillis() + " ms: "
 				+ reason;
+	}
+
+	/**
+	 * The client's description of the failure, without the command and connection it appends (which hold the key
+	 * unescaped and server addresses), escaped and cut like a key.
+	 */
+	private static String storeProblem(Throwable cause) {
+		String message = String.valueOf(cause.getMessage());
+		for (String detail : new String[] { " Command:", " channel:", " params:" }) {
+			int at = message.indexOf(detail);
+			if (at >= 0) {
+				message = message.substring(0, at);
+			}
+		}
+		return cause.getClass().getSimpleName() + ": " + DisplayedKey.of(message.strip());
 	}
 
 	/** The lock's name (its namespace). */

@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import io.github.distlock.engine.DisplayedKey;
+
 /**
  * The lock of a {@link DistributedLock} method was lost while the method ran, so its work may have overlapped with
  * another holder's. A transaction it ran was not committed while the lock was lost (unless the method chose
@@ -16,7 +18,7 @@ public class LockLostException extends RuntimeException {
 	private final LostLock.Reason reason;
 
 	public LockLostException(String lockName, String lockKey, long token, LostLock.Reason reason) {
-		super("Lock '" + lockName + "' for key '" + lockKey + "' (token " + token + ") was lost while the method ran ("
+		super("Lock '" + lockName + "' for key '" + DisplayedKey.of(lockKey) + "' (token " + token + ") was lost while the method ran ("
 				+ reason + "); its work may have overlapped with another holder's, and a transaction it ran was not "
 				+ "committed while the lock was lost");
 		this.lockName = lockName;

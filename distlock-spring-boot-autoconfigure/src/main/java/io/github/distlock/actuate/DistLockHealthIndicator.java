@@ -8,8 +8,9 @@ import org.springframework.boot.health.contributor.Health;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**
- * Health of locking: UP while Redis answers within the timeout and the watchdog keeps up with renewals; DOWN
- * otherwise. Details tell the round-trip time, how many locks this instance holds, how many it lost, and how late
+ * Health of locking: UP while Redis answers within the timeout, accepts distlock's lock commands and the watchdog
+ * keeps up with renewals; DOWN otherwise, saying which: no answer in time, unreachable, or refused (a missing
+ * permission, a full memory, a read-only replica) with Redis' own words. Details tell the round-trip time, how many locks this instance holds, how many it lost, and how late
  * renewal runs. Never an address, a password or a key.
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
@@ -42,10 +43,12 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("roundTripMillis", roundTrip.toMillis());
 		}
 		catch (RuntimeException ex) {
-			// The exception's own message may name the server; say only what an operator needs.
-			builder.down()
-				.withDetail("error", "Redis did not answer within " + this.timeout.toMillis() + " ms ("
-						+ ex.getClass().getSimpleName() + ")");
+			builder.down().withDetail("error", this.engine.describeFailure(ex, this.timeout));
+			return;
+		}
+		String refusal = this.engine.standingRefusal();
+		if (refusal != null) {
+			builder.down().withDetail("error", "Redis refuses distlock's lock commands: " + refusal);
 			return;
 		}
 		if (renewalLag.compareTo(this.maxRenewalLag) > 0) {

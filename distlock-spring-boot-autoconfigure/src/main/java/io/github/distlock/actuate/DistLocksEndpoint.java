@@ -1,5 +1,7 @@
 package io.github.distlock.actuate;
 
+import io.github.distlock.engine.DisplayedKey;
+
 import java.util.List;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -38,7 +40,7 @@ public class DistLocksEndpoint {
 			long leaseRemainingMillis) {
 
 		static HeldLock of(HeldLockView view) {
-			return new HeldLock(view.name(), view.key(), view.token(), view.holder(), view.heldFor().toMillis(),
+			return new HeldLock(view.name(), DisplayedKey.of(view.key()), view.token(), view.holder(), view.heldFor().toMillis(),
 					view.leaseRemaining().toMillis());
 		}
 

@@ -16,9 +16,20 @@ import java.util.Objects;
 public record LockRequest(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
 		Duration maxLease) {
 
+	/**
+	 * The longest lock key, in characters. Keys are stored in the lock store and shown (cut) in logs; a longer value
+	 * is a sign of locking on data rather than on an identity, and is refused.
+	 */
+	public static final int MAX_KEY_LENGTH = 1024;
+
 	public LockRequest {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(key, "key");
+		if (key.length() > MAX_KEY_LENGTH || name.length() > MAX_KEY_LENGTH) {
+			throw new IllegalArgumentException("A lock name or key may have at most " + MAX_KEY_LENGTH
+					+ " characters: name of " + name.length() + ", key of " + key.length() + " (key '"
+					+ DisplayedKey.of(key) + "')");
+		}
 		requireAtLeastOneMillisecond(lease, "lease");
 		Objects.requireNonNull(waitTime, "waitTime");
 		if (waitTime.isNegative()) {

@@ -11,6 +11,7 @@ import org.springframework.util.ClassUtils;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockStoreException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -180,9 +181,16 @@ public class LockAspectSupport {
 		try {
 			held.handle.release();
 		}
+		catch (LockStoreException ex) {
+			// The work is done; failing the call now would misreport it. The release did not run: the lease frees
+			// the lock.
+			logger.warn(ex.getMessage() + " The lock stays until its lease runs out.");
+		}
 		catch (RuntimeException ex) {
-			// The work is done; failing the call now would misreport it. The lease frees the lock.
-			logger.warn("Could not release " + held.handle + "; it expires with its lease", ex);
+			// No answer: the release may or may not have reached the store. Either way the lock is freed, at the
+			// latest when its lease runs out.
+			logger.warn("The release of " + held.handle + " was not confirmed (" + ex.getClass().getSimpleName() + "); if it did not reach the "
+					+ "lock store, the lock stays until its lease runs out");
 		}
 		finally {
 			LockObservations.released(held.observation, held.handle.isLost());

@@ -10,6 +10,7 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.util.StringUtils;
 
 import io.github.distlock.InvalidLockKeyException;
+import io.github.distlock.engine.LockRequest;
 
 /**
  * Evaluates a lock's key expression for one call. Arguments are bound lazily by name and as {@code #p0}/{@code #a0};
@@ -32,7 +33,8 @@ public class LockKeyEvaluator {
 
 	/**
 	 * @return the key as a non-blank string
-	 * @throws InvalidLockKeyException if the expression yields null or a blank string
+	 * @throws InvalidLockKeyException if the expression yields null, a blank string or a string longer than
+	 * {@link LockRequest#MAX_KEY_LENGTH}
 	 */
 	public String evaluate(LockOperation operation, Object target, Object[] args) {
 		Object value = isPlainArgument(operation, args) ? args[operation.keyArgument()]
@@ -40,6 +42,9 @@ public class LockKeyEvaluator {
 		String key = (value != null) ? value.toString() : null;
 		if (!StringUtils.hasText(key)) {
 			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
+		}
+		if (key.length() > LockRequest.MAX_KEY_LENGTH) {
+			throw InvalidLockKeyException.tooLong(operation.methodId(), operation.keyText(), key.length());
 		}
 		return key;
 	}

@@ -17,6 +17,8 @@ public final class LockEngineStatistics {
 
 	final LongAdder lost = new LongAdder();
 
+	final LongAdder refusals = new LongAdder();
+
 	/** Lease renewals that succeeded. */
 	public long renewals() {
 		return this.renewals.sum();
@@ -35,6 +37,11 @@ public final class LockEngineStatistics {
 	/** Renewal round trips to Redis: one per watchdog tick, its batches all sent at once. */
 	public long renewalRoundTrips() {
 		return this.renewalRoundTrips.sum();
+	}
+
+	/** Lock calls Redis refused with an error waiting will not cure (NOPERM, WRONGTYPE, OOM, READONLY, ...). */
+	public long refusals() {
+		return this.refusals.sum();
 	}
 
 	/** Locks found lost, for any reason. */

@@ -13,12 +13,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
-import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
@@ -46,6 +46,8 @@ class LockScripts {
 
 	private final RScript script;
 
+	private final StoreRefusals refusals = new StoreRefusals();
+
 	LockScripts(RedissonClient client, Duration commandTimeout) {
 		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
 		if (commandTimeout != null) {
@@ -55,28 +57,53 @@ class LockScripts {
 	}
 
 	<R> R run(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		R result;
 		try {
-			return this.script.evalSha(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+			try {
+				result = this.script.evalSha(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+			}
+			catch (RedisNoScriptException ex) {
+				// EVAL both runs the script and puts it back in the server's script cache.
+				result = this.script.eval(Mode.READ_WRITE, lua.text, returnType, keys, args);
+			}
 		}
-		catch (RedisNoScriptException ex) {
-			// EVAL both runs the script and puts it back in the server's script cache.
-			return this.script.eval(Mode.READ_WRITE, lua.text, returnType, keys, args);
+		catch (RedisException ex) {
+			this.refusals.failed(ex);
+			throw ex;
 		}
+		this.refusals.succeeded();
+		return result;
 	}
 
-	<R> RFuture<R> runAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
-		return this.script.evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args);
+	<R> CompletionStage<R> runAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		return observed(this.script.evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args));
 	}
 
 	/** As {@link #run}, without waiting: by SHA, loading the script again if the server has forgotten it. */
 	<R> CompletionStage<R> runByShaAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
 		CompletionStage<R> bySha = this.script.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args);
-		return bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
+		return observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 				? this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args)
-				: CompletableFuture.failedStage(ex));
+				: CompletableFuture.failedStage(ex)));
 	}
 
-	private static Throwable unwrap(Throwable ex) {
+	/** The refusals of this runner's calls, until one succeeds again. */
+	StoreRefusals refusals() {
+		return this.refusals;
+	}
+
+	private <R> CompletionStage<R> observed(CompletionStage<R> reply) {
+		return reply.whenComplete((result, ex) -> {
+			if (ex == null) {
+				this.refusals.succeeded();
+			}
+			else {
+				this.refusals.failed(unwrap(ex));
+			}
+		});
+	}
+
+	static Throwable unwrap(Throwable ex) {
 		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
 	}
 

@@ -132,8 +132,9 @@ final class LockWatchdog implements AutoCloseable {
 
 	private void expired(RedisLockHandle handle) {
 		this.watched.remove(handle);
-		boolean byDesign = handle.renewalEnded();
-		this.lossReporter.lost(handle, byDesign ? LostLock.Reason.LEASE_EXPIRED : LostLock.Reason.STORE_UNREACHABLE);
+		LostLock.Reason reason = handle.renewalEnded() ? LostLock.Reason.LEASE_EXPIRED
+				: handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
+		this.lossReporter.lost(handle, reason);
 	}
 
 	/**
@@ -180,9 +181,12 @@ final class LockWatchdog implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			this.statistics.renewalFailures.add(batch.handles.size());
-			// Unreachable for now: try again soon; the lease deadline decides when the lock counts as lost.
+			// Unreachable or refused for now: try again soon; the lease deadline decides when the lock counts as
+			// lost, and the last failure why.
+			boolean refused = RedisFailures.refusal(LockScripts.unwrap(ex)) != null;
 			for (RedisLockHandle handle : batch.handles) {
 				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos / 10;
+				handle.renewalRefused = refused;
 			}
 			return;
 		}
@@ -193,6 +197,7 @@ final class LockWatchdog implements AutoCloseable {
 				continue;
 			}
 			if (renewed.get(i)) {
+				handle.renewalRefused = false;
 				handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(i)));
 				this.statistics.renewals.increment();
 			}

@@ -122,8 +122,18 @@ final class RedisAcquisition {
 			throw timedOut(null);
 		}
 		catch (RedisException ex) {
+			throwIfRefused(ex);
 			this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
 			throw timedOut(ex);
+		}
+	}
+
+	/** A refusal (NOPERM, WRONGTYPE, OOM, ...) ends the call at once: waiting will not cure it. */
+	private void throwIfRefused(RedisException ex) {
+		RuntimeException refused = this.engine.refused(ex, "acquire", this.request.name(), this.request.key());
+		if (refused != null) {
+			giveUp();
+			throw refused;
 		}
 	}
 
@@ -139,6 +149,7 @@ final class RedisAcquisition {
 					reply = attempt();
 				}
 				catch (RedisException ex) {
+					throwIfRefused(ex);
 					reply = null;
 					unreachable = ex;
 				}

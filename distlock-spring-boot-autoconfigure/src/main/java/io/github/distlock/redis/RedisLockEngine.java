@@ -16,10 +16,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisTimeoutException;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
+import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
@@ -68,6 +71,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	private final RedissonClient client;
 
 	private final long maxPollNanos;
+
+	/** The last renewal refusal logged, so a standing refusal is logged once and not on every retry. */
+	private volatile String lastRenewalRefusal;
 
 	/**
 	 * @param client the Redis client; the engine does not close it
@@ -121,6 +127,25 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		return handle != null && handle.isHeld() && System.nanoTime() - handle.leaseDeadlineNanos() < 0;
 	}
 
+	/**
+	 * The exception for a refusal by Redis (see {@link RedisFailures}), or null when the failure may pass by itself.
+	 * @param action what was refused, as in "acquire" or "release"
+	 */
+	RuntimeException refused(Throwable failure, String action, String name, String key) {
+		String code = RedisFailures.refusal(LockScripts.unwrap(failure));
+		if (code == null) {
+			return null;
+		}
+		this.statistics.refusals.increment();
+		return RedisFailures.refused(LockScripts.unwrap(failure), code, action + " lock '" + name + "' for key '"
+				+ DisplayedKey.of(key) + "'", name, key, this.keys.prefix());
+	}
+
+	/** Redis' words for the last lock command it refused, while no lock command has succeeded since; else null. */
+	public String standingRefusal() {
+		return this.scripts.refusals().current();
+	}
+
 	LockScripts scripts() {
 		return this.scripts;
 	}
@@ -162,10 +187,24 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		}
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.redisKey, handle);
-		Long released = this.scripts.run(LockScripts.RELEASE, ReturnType.LONG,
-				List.of(handle.redisKey, handle.queueKey), handle.holderPrefix, this.releaseChannel);
-		if (released == 1L) {
+		List<Object> reply;
+		try {
+			reply = this.scripts.run(LockScripts.RELEASE, ReturnType.LIST, List.of(handle.redisKey, handle.queueKey),
+					handle.holderPrefix, this.releaseChannel);
+		}
+		catch (RedisException ex) {
+			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
+			throw (refused != null) ? refused : ex;
+		}
+		long outcome = (Long) reply.get(0);
+		if (outcome != 0L) {
 			handle.markReleased();
+			if (outcome == 3L) {
+				// Released; only the announcement to waiters was refused: they find the lock at their next poll.
+				logger.warn("Released " + handle + ", but Redis refused to announce it to waiting instances ("
+						+ reply.get(1) + "); they notice at their next poll, within " + this.maxPollNanos / 1_000_000
+						+ " ms. " + RedisFailures.advice("NOPERM", this.keys.prefix()));
+			}
 			return true;
 		}
 		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
@@ -189,7 +228,8 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 				// Unconfirmed, but the lease granted earlier still runs: nobody else can hold the lock yet.
 				return true;
 			}
-			lost(handle, LostLock.Reason.STORE_UNREACHABLE);
+			lost(handle, (RedisFailures.refusal(ex) != null) ? LostLock.Reason.STORE_REFUSED
+					: LostLock.Reason.STORE_UNREACHABLE);
 			return false;
 		}
 		if (owned == 1L) {
@@ -201,7 +241,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 
 	/** Releases, without waiting for the answer, a lock this holder may have been given without hearing of it. */
 	void releaseQuietly(String redisKey, String queueKey, String holderPrefix) {
-		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LONG, List.of(redisKey, queueKey), holderPrefix,
+		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LIST, List.of(redisKey, queueKey), holderPrefix,
 				this.releaseChannel);
 	}
 
@@ -215,7 +255,20 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 			args[2 * i + 1] = ttlMillis.get(i);
 		}
 		CompletionStage<List<Long>> reply = this.scripts.runByShaAsync(LockScripts.RENEW, ReturnType.LIST, keys, args);
-		return reply.thenApply((answers) -> answers.stream().map((one) -> one == 1L).toList());
+		return reply.whenComplete((answers, ex) -> renewalRefusal(ex, handles.size()))
+			.thenApply((answers) -> answers.stream().map((one) -> one == 1L).toList());
+	}
+
+	/** Says once per refusal (until renewals succeed again) that Redis refuses to renew: the locks will be lost. */
+	private void renewalRefusal(Throwable failure, int locks) {
+		Throwable cause = (failure != null) ? LockScripts.unwrap(failure) : null;
+		String code = RedisFailures.refusal(cause);
+		String message = (code != null) ? "Redis refused to renew " + locks + " held lock(s): "
+				+ RedisFailures.describe(cause, code) + ". " + RedisFailures.advice(code, this.keys.prefix()) : null;
+		if (message != null && !message.equals(this.lastRenewalRefusal)) {
+			logger.warn(message + " Held locks will be lost when their leases run out.");
+		}
+		this.lastRenewalRefusal = message;
 	}
 
 	/** A loss found by renewal, a check or the lease deadline: reported only while the owner has not begun to release. */
@@ -279,6 +332,25 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		long start = System.nanoTime();
 		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(this.keys.healthKey()));
 		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	/**
+	 * What a failed call to Redis means, in words for an operator: refused (with Redis' words, never an address),
+	 * unreachable, or no answer within the timeout.
+	 */
+	public String describeFailure(Throwable failure, Duration timeout) {
+		Throwable cause = LockScripts.unwrap(failure);
+		String code = RedisFailures.refusal(cause);
+		if (code != null) {
+			return "Redis refused the command: " + RedisFailures.describe(cause, code);
+		}
+		if (cause instanceof RedisTimeoutException) {
+			return "Redis did not answer within " + timeout.toMillis() + " ms";
+		}
+		if (cause instanceof RedisConnectionException) {
+			return "Redis could not be reached (" + cause.getClass().getSimpleName() + ")";
+		}
+		return "Redis call failed (" + cause.getClass().getSimpleName() + ")";
 	}
 
 	/**

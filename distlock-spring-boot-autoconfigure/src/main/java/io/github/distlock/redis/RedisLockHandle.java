@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LostLock;
+import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.LockHandle;
 
 /**
@@ -61,6 +62,9 @@ final class RedisLockHandle implements LockHandle {
 
 	/** When the last successful renewal (or the acquisition) was sent; only the watchdog writes it. */
 	volatile long renewedAtNanos;
+
+	/** Whether the last renewal attempt was refused by Redis (not merely unanswered); only the watchdog writes it. */
+	volatile boolean renewalRefused;
 
 	/** Earliest time of the next renewal attempt after a failed one; only the watchdog writes it. */
 	volatile long retryAtNanos;
@@ -195,7 +199,7 @@ final class RedisLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "lock '" + this.name + "' key '" + this.key + "' token " + this.token;
+		return "lock '" + this.name + "' key '" + DisplayedKey.of(this.key) + "' token " + this.token;
 	}
 
 }

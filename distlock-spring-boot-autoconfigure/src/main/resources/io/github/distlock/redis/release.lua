@@ -6,17 +6,29 @@
 -- ARGV[1]  the holder prefix "<holder id>|"
 -- ARGV[2]  the channel that announces releases to every engine; hand-overs go to "<ARGV[2]>:<engine id>"
 --
--- Returns 1 when released (or handed over), 0 when the lock is no longer this holder's (expired, deleted or taken
--- by another). A hand-over publishes "<token> <new holder prefix> <lock key>" to the new holder's engine alone (the
--- holder prefix begins with "<engine id>:"), so that other instances spend nothing on it; a release that finds the
--- queue empty of live waiters publishes "0 - <lock key>" to all, so that anyone still waiting tries again.
+-- Returns {1} when released (or handed over), {0} when the lock is no longer this holder's (expired, deleted or
+-- taken by another), and {3, error} when released (or handed over) but the announcement was refused (no permission
+-- for the channel): the release stands, and waiters find the lock at their next poll. A hand-over publishes
+-- "<token> <new holder prefix> <lock key>" to the new holder's engine alone (the holder prefix begins with
+-- "<engine id>:"), so that other instances spend nothing on it; a release that finds the queue empty of live waiters
+-- publishes "0 - <lock key>" to all, so that anyone still waiting tries again.
+
+-- Announces without failing the script: the release must stand, and its caller must hear that it does.
+local function announce(channel, message)
+  local sent = redis.pcall('PUBLISH', channel, message)
+  if type(sent) == 'table' and sent.err then
+    return {3, sent.err}
+  end
+  return {1}
+end
+
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, #ARGV[1]) ~= ARGV[1] then
-  return 0
+  return {0}
 end
 if string.sub(current, -2) ~= '|w' then
   redis.call('DEL', KEYS[1])
-  return 1
+  return {1}
 end
 local now = redis.call('TIME')
 local nowMillis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
@@ -24,8 +36,7 @@ while true do
   local first = redis.call('ZPOPMIN', KEYS[2])
   if #first == 0 then
     redis.call('DEL', KEYS[1])
-    redis.call('PUBLISH', ARGV[2], '0 - ' .. KEYS[1])
-    return 1
+    return announce(ARGV[2], '0 - ' .. KEYS[1])
   end
   local holder, lease, wait = string.match(first[1], '^([^|]*|)(%d+)|(%d+)$')
   -- A waiter past its wait has given up (or died while waiting): skip it.
@@ -37,7 +48,6 @@ while true do
     end
     redis.call('SET', KEYS[1], value, 'PX', lease)
     local engine = string.match(holder, '^([^:|]*)')
-    redis.call('PUBLISH', ARGV[2] .. ':' .. engine, string.format('%d', token) .. ' ' .. holder .. ' ' .. KEYS[1])
-    return 1
+    return announce(ARGV[2] .. ':' .. engine, string.format('%d', token) .. ' ' .. holder .. ' ' .. KEYS[1])
   end
 end

@@ -95,6 +95,22 @@ class DistributedLockIntegrationTests {
 	}
 
 	@Test
+	void aKeyLongerThanTheLimitFailsTheCallAndTheLongestAllowedLocks() {
+		this.runner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			List<String> invoked = new ArrayList<>();
+			assertThatExceptionOfType(InvalidLockKeyException.class)
+				.isThrownBy(() -> service.shared("k".repeat(1024 * 1024), () -> invoked.add("megabyte")))
+				.withMessageContaining("OrderService#shared")
+				.withMessageContaining("is 1048576 characters long, more than the 1024");
+			assertThat(invoked).isEmpty();
+			String longest = "k".repeat(1024);
+			assertThat(service.shared(longest, () -> RedisKeys.locks(redis)))
+				.containsExactly("distlock:{shared:" + longest + "}");
+		});
+	}
+
+	@Test
 	void aNestedCallOnTheSameLockEntersAndTheOutermostReleases() {
 		this.runner.run((context) -> {
 			OrderService service = context.getBean(OrderService.class);

@@ -14,8 +14,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
@@ -32,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * A lock's identity in Redis: one lock per (name, key) pair whatever the characters, and every key of a lock in one
  * Redis Cluster hash slot, as a real cluster-enabled {@code redis-server} computes it ({@code CLUSTER KEYSLOT}).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedisLockKeysIntegrationTests {
 
 	@RegisterExtension
@@ -136,6 +140,28 @@ class RedisLockKeysIntegrationTests {
 		finally {
 			executor.shutdownNow();
 		}
+	}
+
+	@Test
+	void aHostileKeyCannotForgeOrFloodALogLine(CapturedOutput output) throws InterruptedException {
+		RedisLockEngine engine = engine();
+		String forging = "x\r\n" + "12:00:00.000 WARN  [main] i.g.d.Payments - refund approved ";
+		String flooding = "f".repeat(LockRequest.MAX_KEY_LENGTH);
+		for (String key : List.of(forging, flooding)) {
+			LockHandle handle = engine.acquire(request("hostile", key, Duration.ZERO));
+			try (RespClient client = redis.client()) {
+				client.call("DEL", new RedisLockKeys("distlock").lockKey("hostile", key));
+			}
+			assertThat(handle.verify()).isFalse();
+			assertThat(handle.release()).isFalse();
+		}
+		assertThat(this.lost).hasSize(2);
+		this.lost.clear();
+		List<String> lossLines = output.getOut().lines().filter((line) -> line.contains("Lost lock 'hostile'")).toList();
+		assertThat(lossLines).hasSize(2);
+		assertThat(lossLines.get(0)).contains("key 'x\\r\\n12:00:00.000 WARN");
+		assertThat(output.getOut().lines()).noneMatch((line) -> line.startsWith("12:00:00.000 WARN"));
+		assertThat(lossLines.get(1)).contains("...(1024 characters)").hasSizeLessThan(500);
 	}
 
 	@Test

@@ -15,11 +15,15 @@ final class RedisTestClients {
 	}
 
 	static RedissonClient create(RedisServer server, Duration timeout) {
+		return create(server.url(), timeout);
+	}
+
+	static RedissonClient create(String url, Duration timeout) {
 		Config config = new Config();
 		config.setThreads(4);
 		config.setNettyThreads(4);
 		config.useSingleServer()
-			.setAddress(server.url())
+			.setAddress(url)
 			.setTimeout((int) timeout.toMillis())
 			.setConnectionMinimumIdleSize(2)
 			.setConnectionPoolSize(16)
