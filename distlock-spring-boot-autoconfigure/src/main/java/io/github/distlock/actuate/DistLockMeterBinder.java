@@ -13,7 +13,7 @@ import io.github.distlock.redis.RedisLockEngine;
 
 /**
  * Engine-wide meters read from the engine's own counts, so recording costs nothing on the locking path:
- * locks held and waiting now, renewals by outcome, renewal round trips, and renewal lag.
+ * locks held and waiting now, renewals by outcome, renewal round trips, refusals by Redis, and renewal lag.
  */
 public class DistLockMeterBinder implements MeterBinder {
 
@@ -37,6 +37,10 @@ public class DistLockMeterBinder implements MeterBinder {
 		renewals(registry, statistics, "failed", LockEngineStatistics::renewalFailures);
 		FunctionCounter.builder("distlock.renewal.round.trips", statistics, LockEngineStatistics::renewalRoundTrips)
 			.description("Round trips to Redis made to renew leases; one renews a whole batch of locks")
+			.register(registry);
+		FunctionCounter.builder("distlock.store.refusals", statistics, LockEngineStatistics::refusals)
+			.description("Lock calls Redis refused with an error that waiting does not cure (NOPERM, WRONGTYPE, OOM, "
+					+ "READONLY)")
 			.register(registry);
 		TimeGauge.builder("distlock.renewal.lag", this.engine, TimeUnit.MILLISECONDS,
 				(engine) -> engine.renewalLag().toMillis())

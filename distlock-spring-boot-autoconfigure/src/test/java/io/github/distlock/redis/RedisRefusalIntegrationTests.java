@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.actuate.DistLockHealthIndicator;
+import io.github.distlock.actuate.DistLockMeterBinder;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.test.RedisExtension;
@@ -95,6 +97,9 @@ class RedisRefusalIntegrationTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not retried for the wait")
 			.isLessThan(Duration.ofSeconds(1));
 		assertThat(engine.statistics().refusals()).isEqualTo(1);
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		new DistLockMeterBinder(engine).bindTo(meters);
+		assertThat(meters.get("distlock.store.refusals").functionCounter().count()).isEqualTo(1);
 
 		Health health = new DistLockHealthIndicator(engine, Duration.ofSeconds(1), Duration.ofSeconds(5)).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
