@@ -40,6 +40,7 @@ final class LossJustificationCheck implements Check {
 	@Override
 	public void check(RunRecords records, CheckReport report) {
 		Map<String, Integer> grounds = new TreeMap<>();
+		Map<String, Integer> shown = new TreeMap<>();
 		int justified = 0;
 		for (LossReport loss : records.lossReports()) {
 			Optional<Acquisition> acquisition = acquisitionOf(records, loss);
@@ -51,8 +52,13 @@ final class LossJustificationCheck implements Check {
 			else {
 				report.violation(Violation.Kind.LOSS_UNJUSTIFIED, describe(records, loss, acquisition));
 			}
+			acquisition.flatMap((held) -> record(records, loss, held))
+				.ifPresent((record) -> shown.merge(record, 1, Integer::sum));
 		}
 		report.figure("losses justified", justified + " of " + records.lossReports().size() + " " + grounds);
+		// How many were seen gone, rather than only put at risk by a fault: for people, not a rule.
+		report.figure("losses the records show", shown.values().stream().mapToInt(Integer::intValue).sum() + " of "
+				+ records.lossReports().size() + " " + shown);
 	}
 
 	/** The first ground found: a fault, else (unless a connection kill was near) a record. */
