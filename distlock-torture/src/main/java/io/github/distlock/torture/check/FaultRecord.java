@@ -3,25 +3,39 @@ package io.github.distlock.torture.check;
 /**
  * A fault as the injector carried it out.
  *
- * @param kind {@code worker_pause}, {@code worker_kill}, {@code redis_pause} or {@code redis_restart}
- * @param target the worker's name, or {@code redis}
- * @param pid the process signalled
+ * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause},
+ * {@code redis_restart}, {@code client_kill_normal} or {@code client_kill_pubsub}
+ * @param target the worker's name, {@code redis}, or {@code workers} for connection kills (every worker's)
+ * @param pid the process signalled (for connection kills, the lock server's)
  * @param startNanos when it began
- * @param endNanos when it was over (the process resumed, the server answered again)
+ * @param endNanos when it was over (the process resumed or unpinned, the server answered again, the last round of
+ * kills was sent)
+ * @param detail what the fault did beyond its kind, such as how many connections it killed; empty if nothing
  */
-public record FaultRecord(String kind, String target, long pid, long startNanos, long endNanos) {
+public record FaultRecord(String kind, String target, long pid, long startNanos, long endNanos, String detail) {
 
 	boolean isRedisFault() {
 		return "redis".equals(this.target);
+	}
+
+	/** A connection kill: the server and its data stay, so it can take no lock from anyone by itself. */
+	boolean isConnectionKill() {
+		return this.kind.startsWith("client_kill");
 	}
 
 	boolean strikes(String worker, String faultKind) {
 		return this.kind.equals(faultKind) && this.target.equals(worker);
 	}
 
+	/** Whether the fault was under way at some moment between the two times. */
+	boolean overlaps(long fromNanos, long toNanos) {
+		return this.startNanos - toNanos <= 0 && fromNanos - this.endNanos <= 0;
+	}
+
 	@Override
 	public String toString() {
-		return this.kind + " " + this.target + " (pid " + this.pid + ")";
+		return this.kind + " " + this.target + " (pid " + this.pid + ")" + (this.detail.isEmpty() ? ""
+				: " " + this.detail);
 	}
 
 }

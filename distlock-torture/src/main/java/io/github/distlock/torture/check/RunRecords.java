@@ -31,17 +31,24 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 		return this.faults.stream().filter((fault) -> fault.strikes(worker, "worker_kill")).findFirst();
 	}
 
-	/** Whether a fault paused this worker at some moment between the two times. */
-	public boolean pausedBetween(String worker, long fromNanos, long toNanos) {
+	/**
+	 * Whether a fault stopped or starved this worker at some moment between the two times: its clock kept running
+	 * while it could not, or could only crawl.
+	 */
+	public boolean stalledBetween(String worker, long fromNanos, long toNanos) {
 		return this.faults.stream()
-			.anyMatch((fault) -> fault.strikes(worker, "worker_pause") && fault.startNanos() - toNanos <= 0
-					&& fromNanos - fault.endNanos() <= 0);
+			.anyMatch((fault) -> (fault.strikes(worker, "worker_pause") || fault.strikes(worker, "worker_starve"))
+					&& fault.overlaps(fromNanos, toNanos));
 	}
 
-	/** The fault whose effects may still show in this span, if any. */
+	/**
+	 * The fault whose effects may still show in this span, if any. Connection kills are not among them: they take
+	 * no lock, so they excuse no overlap.
+	 */
 	public Optional<FaultRecord> faultAround(long fromNanos, long toNanos) {
 		long settle = this.parameters.settleNanos();
 		return this.faults.stream()
+			.filter((fault) -> !fault.isConnectionKill())
 			.filter((fault) -> fault.startNanos() - toNanos <= 0 && fromNanos - (fault.endNanos() + settle) <= 0)
 			.findFirst();
 	}

@@ -59,7 +59,7 @@ public final class RunRecordsReader {
 		List<FaultRecord> faults = HistoryFiles.read(dir.resolve("faults.log"))
 			.stream()
 			.map((line) -> new FaultRecord(line.text("kind"), line.text("target"), line.number("pid"),
-					line.number("start"), line.number("end")))
+					line.number("start"), line.number("end"), line.textOr("detail", "")))
 			.toList();
 		List<String> keysLeft = HistoryFiles.read(dir.resolve("keys-at-end.log"))
 			.stream()

@@ -3,7 +3,8 @@ package io.github.distlock.torture.check;
 /**
  * No call hangs: a wait ends, acquired or not, within the wait time plus one command timeout; a release within a
  * command timeout; and after Redis comes back from a stall or a restart, locks are acquired again. Calls of a
- * worker that was itself paused meanwhile are left out: their clock kept running while they could not.
+ * worker that was itself paused or starved of CPU meanwhile are left out: their clock kept running while they could
+ * not, or could only crawl.
  */
 final class TimingCheck implements Check {
 
@@ -15,13 +16,13 @@ final class TimingCheck implements Check {
 		long longestRelease = 0;
 		for (Acquisition acquisition : records.acquisitions()) {
 			long wait = acquisition.acquiredNanos() - acquisition.startNanos();
-			if (!records.pausedBetween(acquisition.worker(), acquisition.startNanos(), acquisition.acquiredNanos())) {
+			if (!records.stalledBetween(acquisition.worker(), acquisition.startNanos(), acquisition.acquiredNanos())) {
 				longestWait = Math.max(longestWait, wait);
 				if (wait > parameters.waitBoundNanos()) {
 					report.violation(Violation.Kind.CALL_TOO_LONG, acquisition + " waited " + Check.millis(wait));
 				}
 			}
-			if (acquisition.ending() != null && !records.pausedBetween(acquisition.worker(),
+			if (acquisition.ending() != null && !records.stalledBetween(acquisition.worker(),
 					acquisition.ending().endNanos(), acquisition.ending().returnedNanos())) {
 				long release = acquisition.ending().returnedNanos() - acquisition.ending().endNanos();
 				longestRelease = Math.max(longestRelease, release);
@@ -33,7 +34,7 @@ final class TimingCheck implements Check {
 		}
 		for (Timeout timeout : records.timeouts()) {
 			long wait = timeout.endNanos() - timeout.startNanos();
-			if (!records.pausedBetween(timeout.worker(), timeout.startNanos(), timeout.endNanos())) {
+			if (!records.stalledBetween(timeout.worker(), timeout.startNanos(), timeout.endNanos())) {
 				longestTimeout = Math.max(longestTimeout, wait);
 				if (wait > parameters.waitBoundNanos()) {
 					report.violation(Violation.Kind.CALL_TOO_LONG, "call " + timeout.worker() + "/" + timeout.call()

@@ -13,7 +13,8 @@ import java.util.List;
 public final class TortureChecker {
 
 	private static final List<Check> CHECKS = List.of(new Totals(), new OverlapCheck(), new TokenOrderCheck(),
-			new FenceCheck(), new CompletionCheck(), new TimingCheck(), new EndStateCheck());
+			new FenceCheck(), new CompletionCheck(), new LossJustificationCheck(), new TimingCheck(),
+			new EndStateCheck());
 
 	private TortureChecker() {
 	}

@@ -31,7 +31,9 @@ public record Violation(Kind kind, String detail) {
 
 		CALL_TOO_LONG("a call waited or released longer than its bound"),
 
-		NO_RECOVERY("no lock was acquired after Redis came back");
+		NO_RECOVERY("no lock was acquired after Redis came back"),
+
+		LOSS_UNJUSTIFIED("a loss was reported that no record shows and no fault that takes locks explains");
 
 		private final String description;
 

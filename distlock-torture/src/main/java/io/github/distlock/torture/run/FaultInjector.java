@@ -16,6 +16,12 @@ import io.github.distlock.torture.history.HistoryWriter;
  */
 final class FaultInjector implements AutoCloseable {
 
+	/**
+	 * Busy loops sharing the starved worker's core: with equal priorities each runnable thread gets its share, so
+	 * a few loops already make the worker's threads wait for the core most of the time.
+	 */
+	private static final int BUSY_LOOPS = 4;
+
 	private final List<WorkerJvm> workers;
 
 	private final RedisProcess redis;
@@ -26,12 +32,17 @@ final class FaultInjector implements AutoCloseable {
 
 	private final HistoryWriter out;
 
+	private final CpuStarvation starvation = new CpuStarvation(BUSY_LOOPS);
+
+	private final ClientKiller clientKiller;
+
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, Random random, Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
+		this.clientKiller = new ClientKiller(redis.port());
 	}
 
 	/** Runs the plan, the load having started at {@code loadStartNanos}; returns when the last fault is over. */
@@ -51,13 +62,26 @@ final class FaultInjector implements AutoCloseable {
 				worker.signal("STOP");
 				sleepFor(fault.durationMillis());
 				worker.signal("CONT");
-				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime());
+				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime(), null);
+			}
+			case WORKER_STARVE -> {
+				WorkerJvm worker = pickHoldingWorker(TimeUnit.MILLISECONDS.toNanos(300));
+				long start = System.nanoTime();
+				try {
+					this.starvation.start(worker.pid());
+					sleepFor(fault.durationMillis());
+				}
+				finally {
+					this.starvation.stop();
+				}
+				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime(),
+						this.starvation.describe());
 			}
 			case WORKER_KILL -> {
 				WorkerJvm worker = pickHoldingWorker(TimeUnit.MILLISECONDS.toNanos(100));
 				long start = System.nanoTime();
 				worker.signal("KILL");
-				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime());
+				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime(), null);
 			}
 			case REDIS_PAUSE -> {
 				long pid = this.redis.pid();
@@ -65,7 +89,7 @@ final class FaultInjector implements AutoCloseable {
 				this.redis.pause();
 				sleepFor(fault.durationMillis());
 				this.redis.resume();
-				record(fault.kind(), "redis", pid, start, System.nanoTime());
+				record(fault.kind(), "redis", pid, start, System.nanoTime(), null);
 			}
 			case REDIS_RESTART -> {
 				long pid = this.redis.pid();
@@ -74,9 +98,25 @@ final class FaultInjector implements AutoCloseable {
 				sleepFor(fault.durationMillis());
 				// Same port, empty memory: every lock is gone, the scripts too.
 				this.redis.restart();
-				record(fault.kind(), "redis", pid, start, System.nanoTime());
+				record(fault.kind(), "redis", pid, start, System.nanoTime(), null);
 			}
+			case CLIENT_KILL_NORMAL -> killConnections(fault, "normal");
+			case CLIENT_KILL_PUBSUB -> killConnections(fault, "pubsub");
 		}
+	}
+
+	/** Kills every worker connection of the type, a few rounds in a row, so reconnected ones are cut again. */
+	private void killConnections(FaultPlan.Planned fault, String type) throws InterruptedException {
+		long start = System.nanoTime();
+		int killed = 0;
+		for (int round = 0; round < FaultPlan.CLIENT_KILL_ROUNDS; round++) {
+			if (round > 0) {
+				sleepFor(FaultPlan.CLIENT_KILL_INTERVAL.toMillis());
+			}
+			killed += this.clientKiller.kill(type);
+		}
+		record(fault.kind(), "workers", this.redis.pid(), start, System.nanoTime(),
+				killed + "-" + type + "-connections-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");
 	}
 
 	/**
@@ -104,9 +144,13 @@ final class FaultInjector implements AutoCloseable {
 		return live.get(this.random.nextInt(live.size()));
 	}
 
-	private void record(FaultKind kind, String target, long pid, long start, long end) {
-		this.out.write(HistoryLine.of("fault").with("kind", kind.label()).with("target", target).with("pid", pid)
-			.with("start", start).with("end", end).with("wall", Instant.now()));
+	private void record(FaultKind kind, String target, long pid, long start, long end, String detail) {
+		HistoryLine line = HistoryLine.of("fault").with("kind", kind.label()).with("target", target).with("pid", pid)
+			.with("start", start).with("end", end).with("wall", Instant.now());
+		if (detail != null) {
+			line.with("detail", detail);
+		}
+		this.out.write(line);
 	}
 
 	private static void sleepUntil(long nanos) throws InterruptedException {
@@ -123,6 +167,7 @@ final class FaultInjector implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.starvation.close();
 		this.out.close();
 	}
 

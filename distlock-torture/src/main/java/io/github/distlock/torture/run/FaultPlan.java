@@ -8,44 +8,64 @@ import java.util.Random;
 
 /**
  * When each fault strikes: a fault-free opening, then one slot per fault in a random order, each fault at a random
- * moment of its slot (a worker fault then waits, briefly, for a worker in a critical section). Slots are long enough for a fault's effects (overlaps, expiries, recovery) to settle before
- * the next, so the checker can tell which fault caused what.
+ * moment of the first {@code spare} of its slot (a worker fault then waits, briefly, for a worker in a critical
+ * section). A slot is as long as its fault needs to strike and for its effects (overlaps, expiries, recovery) to
+ * settle before the next, so the checker can tell which fault caused what; short faults get short slots, which
+ * keeps the build's run short.
  */
 record FaultPlan(List<Planned> faults) {
 
 	/** How long a worker fault may look for a worker in the middle of a section before it strikes. */
 	static final Duration SEARCH = Duration.ofSeconds(2);
 
+	/** How many times in a row a connection kill cuts the workers' connections: the reconnected ones too. */
+	static final int CLIENT_KILL_ROUNDS = 3;
+
+	/** Between two rounds of a connection kill: a fraction of a lease, so renewals meet a fresh kill. */
+	static final Duration CLIENT_KILL_INTERVAL = Duration.ofMillis(250);
+
 	/** A fault, so many milliseconds after the load started, lasting so long. */
 	record Planned(FaultKind kind, long atMillis, long durationMillis) {
 
 	}
 
-	static FaultPlan random(List<FaultKind> kinds, Duration clean, Duration slot, Duration settle, Duration lease,
+	static FaultPlan random(List<FaultKind> kinds, Duration clean, Duration spare, Duration settle, Duration lease,
 			Random random) {
 		List<FaultKind> order = new ArrayList<>(kinds);
 		Collections.shuffle(order, random);
 		List<Planned> planned = new ArrayList<>();
-		for (int i = 0; i < order.size(); i++) {
-			long duration = duration(order.get(i), lease);
-			long slack = slot.toMillis() - SEARCH.toMillis() - duration - settle.toMillis();
-			if (slack < 0) {
-				throw new IllegalArgumentException("A slot of " + slot + " is too short for " + order.get(i)
-						+ " and " + settle + " to settle");
-			}
-			long at = clean.toMillis() + i * slot.toMillis() + (long) (random.nextDouble() * slack);
-			planned.add(new Planned(order.get(i), at, duration));
+		long slotStart = clean.toMillis();
+		for (FaultKind kind : order) {
+			long at = slotStart + (long) (random.nextDouble() * spare.toMillis());
+			planned.add(new Planned(kind, at, duration(kind, lease)));
+			slotStart += slot(kind, settle, spare, lease).toMillis();
 		}
 		return new FaultPlan(List.copyOf(planned));
+	}
+
+	/** How long the faults' slots take in all, whatever their order. */
+	static Duration length(List<FaultKind> kinds, Duration settle, Duration spare, Duration lease) {
+		return kinds.stream().map((kind) -> slot(kind, settle, spare, lease)).reduce(Duration.ZERO, Duration::plus);
+	}
+
+	private static Duration slot(FaultKind kind, Duration settle, Duration spare, Duration lease) {
+		Duration search = switch (kind) {
+			case WORKER_PAUSE, WORKER_KILL, WORKER_STARVE -> SEARCH;
+			default -> Duration.ZERO;
+		};
+		return spare.plus(search).plusMillis(duration(kind, lease)).plus(settle);
 	}
 
 	private static long duration(FaultKind kind, Duration lease) {
 		return switch (kind) {
 			// Well beyond the lease: the paused holder's lock must expire and be taken by another.
 			case WORKER_PAUSE -> lease.toMillis() * 5 / 2;
+			// Several renewal intervals of a slowed-down watchdog.
+			case WORKER_STARVE -> lease.toMillis() * 3;
 			case REDIS_PAUSE -> lease.toMillis() * 2;
 			// The time the server stays down between the kill and the new start.
 			case REDIS_RESTART -> 500;
+			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB -> (CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
 			case WORKER_KILL -> 0;
 		};
 	}

@@ -60,6 +60,9 @@ public final class TortureRun {
 	}
 
 	private void execute() throws Exception {
+		if (this.settings.faults().contains(FaultKind.WORKER_STARVE)) {
+			CpuStarvation.requireTaskset();
+		}
 		RedisProcess lockServer = track(RedisServers.startProcess());
 		RedisProcess fenceServer = track(RedisServers.startProcess());
 		KeyspaceRecorder recorder = track(new KeyspaceRecorder(lockServer.port(),
@@ -74,9 +77,10 @@ public final class TortureRun {
 		workers.forEach((worker) -> worker.send("GO " + this.settings.load().toMillis()));
 		writeParameters(loadStart, loadEnd, workers);
 		Random random = new Random(this.settings.seed());
-		FaultPlan plan = FaultPlan.random(this.settings.faults(), this.settings.clean(), this.settings.slot(),
+		FaultPlan plan = FaultPlan.random(this.settings.faults(), this.settings.clean(), this.settings.spare(),
 				this.settings.settle(), this.settings.lease(), random);
-		try (FaultInjector injector = new FaultInjector(workers, lockServer, random, this.dir)) {
+		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
+		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
@@ -95,6 +99,8 @@ public final class TortureRun {
 			List<String> arguments = List.of("--logging.level.root=WARN", "--spring.data.redis.host=127.0.0.1",
 					"--spring.data.redis.port=" + lockPort,
 					"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
+					// Names every connection of the worker, so that a connection kill finds the workers' and no other.
+					"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name,
 					"--torture.worker=" + name, "--torture.history=" + this.dir.resolve("history-" + name + ".log"),
 					"--torture.fence-port=" + fencePort, "--torture.threads=" + this.settings.threads(),
 					"--torture.keys=" + String.join(",", this.settings.keys()),

@@ -20,7 +20,8 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param waitTime how long a call waits
  * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout})
  * @param clean the fault-free opening of the load
- * @param slot the time given to each fault to strike and settle
+ * @param spare how much of each fault's slot the fault may strike in, at random; the slot also leaves the fault
+ * time to find a worker, to last and to settle
  * @param tail fault-free time after the last slot
  * @param faults the faults, injected in a random order
  * @param seed seeds everything random in the run
@@ -28,7 +29,7 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param fenceChecked whether the fence checks tokens
  */
 public record TortureSettings(String name, int workers, int threads, List<String> keys, Duration lease,
-		Duration waitTime, Duration commandTimeout, Duration clean, Duration slot, Duration tail,
+		Duration waitTime, Duration commandTimeout, Duration clean, Duration spare, Duration tail,
 		List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked) {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
@@ -37,34 +38,36 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
-	/** The short run of the build: 3 workers, each fault once, under 90 seconds in all. */
+	/** The short run of the build: 3 workers, each fault once, about a minute in all. */
 	public static TortureSettings shortRun(long seed) {
 		return new TortureSettings("short", 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT, COMMAND_TIMEOUT,
-				Duration.ofSeconds(8), Duration.ofSeconds(9), Duration.ofSeconds(2),
-				List.of(FaultKind.WORKER_PAUSE, FaultKind.REDIS_PAUSE, FaultKind.REDIS_RESTART, FaultKind.WORKER_KILL),
-				seed, LockMode.ANNOTATION, true);
+				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(2), List.of(FaultKind.values()), seed,
+				LockMode.ANNOTATION, true);
 	}
 
 	/** The long run: 5 workers, every fault several times, a few minutes. */
 	public static TortureSettings longRun(long seed) {
 		List<FaultKind> faults = new ArrayList<>();
 		faults.addAll(Collections.nCopies(4, FaultKind.WORKER_PAUSE));
+		faults.addAll(Collections.nCopies(3, FaultKind.WORKER_STARVE));
 		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
 		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
+		faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+		faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_PUBSUB));
 		faults.addAll(Collections.nCopies(2, FaultKind.WORKER_KILL));
 		return new TortureSettings("long", 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE, WAIT,
-				COMMAND_TIMEOUT, Duration.ofSeconds(15), Duration.ofSeconds(9), Duration.ofSeconds(3), faults, seed,
+				COMMAND_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(1500), Duration.ofSeconds(3), faults, seed,
 				LockMode.ANNOTATION, true);
 	}
 
 	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */
 	public static TortureSettings negativeControl(long seed) {
 		return new TortureSettings("negative", 3, 4, List.of("hot-0", "hot-1"), LEASE, WAIT, COMMAND_TIMEOUT,
-				Duration.ofSeconds(6), Duration.ofSeconds(8), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false);
+				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false);
 	}
 
 	public Duration load() {
-		return this.clean.plus(this.slot.multipliedBy(this.faults.size())).plus(this.tail);
+		return this.clean.plus(FaultPlan.length(this.faults, settle(), this.spare, this.lease)).plus(this.tail);
 	}
 
 	public Duration longestHold() {

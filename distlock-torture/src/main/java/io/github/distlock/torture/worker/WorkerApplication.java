@@ -39,10 +39,10 @@ public class WorkerApplication {
 
 	@Bean
 	LockedCall lockedCall(WorkerProperties properties, CriticalSection criticalSection, SectionBody body,
-			Environment environment) {
+			WorkerHistory history, Environment environment) {
 		if (properties.lockMode() == WorkerProperties.LockMode.BROKEN) {
 			int redisPort = environment.getRequiredProperty("spring.data.redis.port", Integer.class);
-			return new BrokenLockCall(body, redisPort, properties.lease(), properties.waitTime());
+			return new BrokenLockCall(body, history, redisPort, properties.lease(), properties.waitTime());
 		}
 		return criticalSection::run;
 	}

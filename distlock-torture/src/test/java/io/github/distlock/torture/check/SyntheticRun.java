@@ -93,8 +93,12 @@ final class SyntheticRun {
 	}
 
 	void lostReported(String worker, String key, long token, double at) {
+		lostReported(worker, key, token, at, "NOT_OWNED");
+	}
+
+	void lostReported(String worker, String key, long token, double at, String reason) {
 		add(worker, line("lost_reported", worker, at).with("thread", "distlock-watchdog").with("key", key)
-			.with("token", token).with("reason", "NOT_OWNED"));
+			.with("token", token).with("reason", reason));
 	}
 
 	void fence(String key, long token, String worker, long call, String phase, boolean accepted) {

@@ -165,4 +165,122 @@ class TortureCheckerTests {
 		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.WORKER_UNFINISHED);
 	}
 
+	@Test
+	void anOverlapDuringAConnectionKillOnlyIsNotExcused() {
+		this.run.fault("client_kill_normal", "workers", 49, 549);
+		this.run.released("w1", "hot-0", token(51_000), 50, 51, 70);
+		this.run.released("w2", "hot-0", token(52_000), 50, 52, 60);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.OVERLAP_WITHOUT_FAULT,
+				Violation.Kind.OVERLAP_UNNOTICED);
+	}
+
+	@Test
+	void aCallOfAStarvedWorkerMayWaitPastItsBound() {
+		this.run.timedOut("w2", "hot-1", 20_000, 24_000);
+		this.run.fault("worker_starve", "w2", 21_000, 24_000);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+	}
+
+	@Test
+	void aLossThatNothingShowsAndNoFaultExplainsIsCaught() {
+		lostDuringTheSection("w1", "hot-2", 5_000, 5_300, "NOT_OWNED");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations().get(0).detail()).startsWith("w1 told NOT_OWNED for hot-2")
+			.endsWith("no fault near");
+		assertThat(report.figures()).containsEntry("losses justified", "0 of 1 {}");
+	}
+
+	@Test
+	void aLossNearOnlyAConnectionKillIsCaughtEvenIfTheLockThenLapsed() {
+		this.run.fault("client_kill_normal", "workers", 5_100, 5_600);
+		lostDuringTheSection("w1", "hot-2", 5_000, 5_300, "NOT_OWNED");
+		// Renewals cut off by the kills: the lock really lapsed, but to a connection kill.
+		this.run.keyspace("expired", "hot-2", 5_200);
+		lostDuringTheSection("w2", "hot-3", 5_400, 5_900, "STORE_UNREACHABLE");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(2)
+			.allMatch((violation) -> violation.detail().contains("faults near: client_kill_normal"));
+	}
+
+	@Test
+	void aLossDuringAStalledOrRestartedRedisIsJustified() {
+		this.run.fault("redis_pause", "redis", 5_100, 7_100);
+		lostDuringTheSection("w1", "hot-2", 5_000, 6_050, "STORE_UNREACHABLE");
+		this.run.fault("redis_restart", "redis", 12_000, 12_500);
+		lostDuringTheSection("w2", "hot-3", 11_900, 12_700, "NOT_OWNED");
+		// Recovery after each.
+		this.run.released("w2", "hot-1", token(7_500_000), 7_400, 7_500, 7_510);
+		this.run.released("w1", "hot-1", token(13_000_000), 12_900, 13_000, 13_010);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures()).containsEntry("losses justified", "2 of 2 {redis_pause=1, redis_restart=1}");
+	}
+
+	@Test
+	void aStarvedHoldersLossIsJustifiedButNotAnotherWorkersLossMeanwhile() {
+		this.run.fault("worker_starve", "w1", 5_000, 8_000);
+		lostDuringTheSection("w1", "hot-2", 4_900, 6_000, "STORE_UNREACHABLE");
+		lostDuringTheSection("w2", "hot-3", 5_500, 6_500, "STORE_UNREACHABLE");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(1).allMatch((violation) -> violation.detail().startsWith("w2 "));
+		assertThat(report.figures()).containsEntry("losses justified", "1 of 2 {own worker_starve=1}");
+	}
+
+	@Test
+	void aLeaseExpiredReportIsExplainedByNoFault() {
+		this.run.fault("worker_pause", "w1", 5_000, 7_500);
+		lostDuringTheSection("w1", "hot-2", 4_900, 7_600, "LEASE_EXPIRED");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+	}
+
+	@Test
+	void aLossTheKeyspaceOrANewerHolderShowsBeforeTheReportIsJustified() {
+		lostDuringTheSection("w1", "hot-2", 5_000, 5_300, "NOT_OWNED");
+		this.run.keyspace("expired", "hot-2", 5_200);
+		// The server expired the key before it answered "not owned"; the recorder stamped it a little later.
+		lostDuringTheSection("w2", "hot-2", 6_000, 6_300, "NOT_OWNED");
+		this.run.keyspace("expired", "hot-2", 6_400);
+		// w1 still in its section when w2 took the key: an overlap, forced by another worker's pause.
+		this.run.fault("worker_pause", "w2", 9_000, 9_100);
+		lostDuringTheSection("w1", "hot-3", 10_000, 10_300, "NOT_OWNED");
+		this.run.released("w2", "hot-3", token(10_200_000), 10_150, 10_200, 10_210);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures()).containsEntry("losses justified", "3 of 3 {expired=2, newer holder=1}");
+	}
+
+	@Test
+	void evidenceAfterTheReportOrFromTheHoldersOwnReleaseJustifiesNothing() {
+		// Gave up its lock (its renewals stopped), and only then did the key expire.
+		lostDuringTheSection("w1", "hot-2", 5_000, 5_300, "STORE_UNREACHABLE");
+		this.run.keyspace("expired", "hot-2", 5_310);
+		// Told "not owned" by its own release: the del and the next holder came after its section ended.
+		long call = this.run.acquire("w2", "hot-3", token(6_000_000), 5_999, 6_000);
+		this.run.fence("hot-3", token(6_000_000), "w2", call, "enter", true);
+		this.run.fence("hot-3", token(6_000_000), "w2", call, "exit", true);
+		this.run.keyspace("del", "hot-3", 6_011);
+		this.run.released("w1", "hot-3", token(6_012_000), 6_005, 6_012, 6_013);
+		this.run.lostReported("w2", "hot-3", token(6_000_000), 6_014);
+		this.run.end("w2", "lost", call, "hot-3", token(6_000_000), 5_999, 6_000, 6_010, "NOT_OWNED");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(2);
+	}
+
+	/** A call whose lock is reported lost in the middle of its section, which then ends with the loss. */
+	private void lostDuringTheSection(String worker, String key, double acquired, double reported, String reason) {
+		long token = token((long) (acquired * 1000));
+		long call = this.run.acquire(worker, key, token, acquired - 1, acquired);
+		this.run.fence(key, token, worker, call, "enter", true);
+		this.run.fence(key, token, worker, call, "exit", true);
+		this.run.lostReported(worker, key, token, reported, reason);
+		this.run.end(worker, "lost", call, key, token, acquired - 1, acquired, reported + 50, reason);
+	}
+
 }

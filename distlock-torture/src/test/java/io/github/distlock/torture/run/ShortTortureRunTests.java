@@ -14,8 +14,9 @@ import io.github.distlock.torture.check.RunRecordsReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The short torture run, in the build: three worker JVMs under a paused worker, a killed worker, a stalled Redis and
- * a Redis restarted empty. Fails on any violation the checker finds; the report is printed either way, and the
+ * The short torture run, in the build: three worker JVMs under each fault once: a paused worker, a killed worker, a
+ * worker starved of CPU, a stalled Redis, a Redis restarted empty, and the workers' command connections and
+ * subscription connections killed. Fails on any violation the checker finds; the report is printed either way, and the
  * records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
@@ -33,7 +34,11 @@ class ShortTortureRunTests {
 		// A pass proves something only if the load ran and the faults struck.
 		RunRecords records = RunRecordsReader.read(dir);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
-			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "redis_pause", "redis_restart");
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
+					"client_kill_normal", "client_kill_pubsub");
+		assertThat(records.faults()).filteredOn((fault) -> fault.kind().startsWith("client_kill"))
+			.as("connection kills that found the workers' connections")
+			.allMatch((fault) -> !fault.detail().startsWith("0-"));
 		assertThat(records.acquisitions()).as("acquisitions").hasSizeGreaterThan(200);
 		assertThat(records.lossReports()).as("locks lost to a stalled or restarted Redis, or a paused holder")
 			.isNotEmpty();
