@@ -45,8 +45,8 @@ final class DataRedisRedissonConfig {
 		}
 		else if (details.getCluster() != null) {
 			throw new IllegalStateException("distlock does not support Redis Cluster yet (spring.data.redis.cluster.*):"
-					+ " its scripts touch a lock and its waiter queue, which Cluster may place on different nodes;"
-					+ " use a standalone or Sentinel-managed Redis for locks");
+					+ " its keys are laid out for Cluster, but renewal per node and announcements across nodes are"
+					+ " not built; use a standalone or Sentinel-managed Redis for locks");
 		}
 		else if (details.getMasterReplica() != null) {
 			throw new IllegalStateException("distlock cannot build a Redis client from spring.data.redis.masterreplica;"
