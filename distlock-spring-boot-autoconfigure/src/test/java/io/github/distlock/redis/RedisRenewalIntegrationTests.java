@@ -110,4 +110,24 @@ class RedisRenewalIntegrationTests {
 		assertThat(statistics.renewalRoundTrips()).isGreaterThanOrEqualTo(atLeast);
 	}
 
+	@Test
+	void aHolderBelievesInNoMoreLeaseThanRedisWasGiven() throws Exception {
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, (lost) -> {
+		});
+		try {
+			// Redis takes whole milliseconds: 2.999 ms becomes PX 2, so the holder may count on 2 ms at most, from
+			// before the command was sent.
+			long sentBefore = System.nanoTime();
+			LockHandle handle = engine.acquire(new LockRequest("deadline", "k", Duration.ofNanos(2_999_000),
+					Duration.ZERO, false, null));
+			assertThat(handle.leaseDeadlineNanos() - sentBefore).isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(2));
+			handle.release();
+		}
+		finally {
+			engine.close();
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
 }
