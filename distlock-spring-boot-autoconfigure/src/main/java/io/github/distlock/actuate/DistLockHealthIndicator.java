@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import io.github.distlock.redis.EvictionPolicy;
+import io.github.distlock.redis.EvictionPolicyReader;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**
@@ -21,15 +23,28 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
 	private final Duration maxRenewalLag;
 
+	private final EvictionPolicyReader evictionPolicy;
+
 	/**
 	 * @param timeout the longest the check waits for Redis, so a hung Redis cannot hang the health endpoint
 	 * @param maxRenewalLag how late renewal may run before locks are at risk and health is DOWN
 	 */
 	public DistLockHealthIndicator(RedisLockEngine engine, Duration timeout, Duration maxRenewalLag) {
+		this(engine, timeout, maxRenewalLag, null);
+	}
+
+	/**
+	 * @param evictionPolicy reads Redis's eviction policy on each check, once Redis has answered the ping; null to
+	 * leave the {@code evictionPolicy} detail out. A policy that can evict locks is a configuration risk, not an
+	 * outage: it adds a {@code warning} detail and leaves health UP.
+	 */
+	public DistLockHealthIndicator(RedisLockEngine engine, Duration timeout, Duration maxRenewalLag,
+			EvictionPolicyReader evictionPolicy) {
 		super((ex) -> "distlock health check failed");
 		this.engine = engine;
 		this.timeout = timeout;
 		this.maxRenewalLag = maxRenewalLag;
+		this.evictionPolicy = evictionPolicy;
 	}
 
 	@Override
@@ -51,11 +66,23 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 			builder.down().withDetail("error", "Redis refuses distlock's lock commands: " + refusal);
 			return;
 		}
+		addEvictionPolicy(builder);
 		if (renewalLag.compareTo(this.maxRenewalLag) > 0) {
 			builder.down().withDetail("error", "lease renewal runs " + renewalLag.toMillis() + " ms late");
 			return;
 		}
 		builder.up();
+	}
+
+	private void addEvictionPolicy(Health.Builder builder) {
+		if (this.evictionPolicy == null) {
+			return;
+		}
+		EvictionPolicy policy = this.evictionPolicy.read();
+		builder.withDetail("evictionPolicy", policy.policy());
+		if (policy.hazard() != null) {
+			builder.withDetail("warning", policy.hazard());
+		}
 	}
 
 }

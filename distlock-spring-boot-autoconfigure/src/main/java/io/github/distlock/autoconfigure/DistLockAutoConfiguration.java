@@ -1,5 +1,7 @@
 package io.github.distlock.autoconfigure;
 
+import java.time.Duration;
+
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,6 +37,8 @@ import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.interceptor.LockOutsideResilienceAdvice;
 import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
+import io.github.distlock.redis.EvictionPolicyReader;
+import io.github.distlock.redis.EvictionPolicyWarning;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**
@@ -49,6 +53,9 @@ public final class DistLockAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(DistLockAutoConfiguration.class);
 
+	/** The longest start-up waits to learn Redis's eviction policy. */
+	private static final Duration EVICTION_CHECK_TIMEOUT = Duration.ofSeconds(2);
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockEngine.class)
 	RedisLockEngine distLockEngine(ObjectProvider<RedissonClient> redissonClient, DistLockProperties properties,
@@ -59,6 +66,7 @@ public final class DistLockAutoConfiguration {
 					+ "spring.data.redis.port, point distlock.redis.config at a Redisson YAML file, or define one "
 					+ "RedissonClient bean");
 		}
+		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
 		return new RedisLockEngine(client, properties.getKeyPrefix(), null, (lost) -> notifyAll(listeners, lost));
 	}
 

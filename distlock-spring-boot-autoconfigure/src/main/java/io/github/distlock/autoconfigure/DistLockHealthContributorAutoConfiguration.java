@@ -1,5 +1,7 @@
 package io.github.distlock.autoconfigure;
 
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.actuate.DistLockHealthIndicator;
+import io.github.distlock.redis.EvictionPolicyReader;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**
@@ -27,9 +30,14 @@ public final class DistLockHealthContributorAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "distlockHealthIndicator")
-		DistLockHealthIndicator distlockHealthIndicator(RedisLockEngine engine, DistLockProperties properties) {
+		DistLockHealthIndicator distlockHealthIndicator(RedisLockEngine engine, DistLockProperties properties,
+				ObjectProvider<RedissonClient> redissonClient) {
+			// Read on every check, so a policy fixed with CONFIG SET shows without a restart.
+			RedissonClient client = redissonClient.getIfUnique();
+			EvictionPolicyReader evictionPolicy = (client != null)
+					? new EvictionPolicyReader(client, properties.getHealth().getTimeout()) : null;
 			return new DistLockHealthIndicator(engine, properties.getHealth().getTimeout(),
-					properties.getHealth().getMaxRenewalLag());
+					properties.getHealth().getMaxRenewalLag(), evictionPolicy);
 		}
 
 	}
