@@ -153,7 +153,7 @@ class LockAndResilienceOrderingIntegrationTests {
 		@Retryable(maxRetries = 1, delay = 20)
 		public CompletableFuture<String> failOnceThenSucceed(String id) {
 			this.attempts.add(Thread.currentThread().getName() + " token " + LockContext.current().token()
-					+ " held " + RedisKeys.exists(redis, "distlock:async-flaky:" + id));
+					+ " held " + RedisKeys.exists(redis, "distlock:{async-flaky:" + id + "}"));
 			if (this.attempts.size() < 2) {
 				throw new IllegalStateException("first attempt fails");
 			}
@@ -223,7 +223,7 @@ class LockAndResilienceOrderingIntegrationTests {
 			FlakyService otherInstance = second.getBean(FlakyService.class);
 			List<String> betweenAttempts = new CopyOnWriteArrayList<>();
 			first.getBean(BetweenAttempts.class)
-				.probe(() -> betweenAttempts.add("held " + RedisKeys.exists(redis, "distlock:flaky:f") + ", other "
+				.probe(() -> betweenAttempts.add("held " + RedisKeys.exists(redis, "distlock:{flaky:f}") + ", other "
 						+ takeNow(otherInstance)));
 			String result = service.failTwiceThenSucceed("f");
 			assertSoftly((softly) -> {
