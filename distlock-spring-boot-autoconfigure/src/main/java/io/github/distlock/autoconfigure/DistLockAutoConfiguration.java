@@ -30,6 +30,7 @@ import io.github.distlock.interceptor.LockAdvisor;
 import io.github.distlock.interceptor.LockAspectSupport;
 import io.github.distlock.interceptor.LockDefaults;
 import io.github.distlock.interceptor.LockDefinitionValidator;
+import io.github.distlock.interceptor.LockExecution;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
@@ -84,16 +85,28 @@ public final class DistLockAutoConfiguration {
 		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
 	}
 
+	/**
+	 * The one lock holder of the application, shared by the advice and the template so that each enters the locks
+	 * the other holds. Infrastructure, since the advisor needs it while post-processors are being registered; it
+	 * looks the engine and the registry up on first use.
+	 */
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations, ObjectProvider<LockEngine> engine,
-			ObjectProvider<ObservationRegistry> observationRegistry, Environment environment,
-			BeanFactory beanFactory) {
+	static LockExecution lockExecution(ObjectProvider<LockEngine> engine,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
+		return new LockExecution(SingletonSupplier.of(engine::getObject),
+				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
+			ObjectProvider<LockExecution> execution, Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
-				SingletonSupplier.of(engine::getObject),
-				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
+				execution.getObject());
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
 	}
 
