@@ -38,6 +38,11 @@ public final class LockContext {
 		return Optional.ofNullable(LockExecution.currentHandle()).map(LockContext::new);
 	}
 
+	/** The context of a lock handed to template work, which may run where no thread-bound lock is visible. */
+	static LockContext of(LockHandle handle) {
+		return new LockContext(handle);
+	}
+
 	/** The lock's namespace. */
 	public String name() {
 		return this.handle.name();

@@ -23,6 +23,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
+import io.github.distlock.DistributedLockTemplate;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
@@ -79,10 +80,12 @@ public final class DistLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockOperationSource lockOperationSource(Environment environment, ConfigurableBeanFactory beanFactory) {
-		DistLockProperties settings = bindEarly(environment);
-		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease(),
+		return new LockOperationSource(defaults(bindEarly(environment)), new EmbeddedValueResolver(beanFactory));
+	}
+
+	private static LockDefaults defaults(DistLockProperties settings) {
+		return new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease(),
 				settings.getOnLost());
-		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
 	}
 
 	/**
@@ -108,6 +111,13 @@ public final class DistLockAutoConfiguration {
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
 				execution.getObject());
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
+	}
+
+	/** Programmatic locking on the same holder, engine, registry and defaults as the annotation. */
+	@Bean
+	@ConditionalOnMissingBean
+	DistributedLockTemplate distributedLockTemplate(LockExecution lockExecution, DistLockProperties properties) {
+		return new DistributedLockTemplate(lockExecution, defaults(properties));
 	}
 
 	@Bean

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.observation.Observation;
 
@@ -139,7 +140,10 @@ final class HeldLocks {
 
 	}
 
-	/** One lock held by a thread, counted once per nested call (and once more while its release is deferred). */
+	/**
+	 * One lock held by a thread, counted once per nested call (and once more while its release is deferred), and
+	 * kept beyond that by completion stages started under it.
+	 */
 	static final class HeldLock {
 
 		final HeldLocks owner;
@@ -153,7 +157,14 @@ final class HeldLocks {
 		/** Times the hold, from acquisition to release. */
 		final Observation observation;
 
+		/** Nested calls on the owning thread, plus one while a transaction delays the release; that thread's alone. */
 		int holds;
+
+		/**
+		 * Who keeps the lock from being released: one for the owning thread (until its holds end) and one per
+		 * completion stage still running under it. The last to let go releases, on whichever thread that is.
+		 */
+		final AtomicInteger claims = new AtomicInteger(1);
 
 		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation) {
 			this.owner = owner;

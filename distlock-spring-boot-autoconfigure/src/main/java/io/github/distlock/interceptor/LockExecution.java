@@ -1,5 +1,7 @@
 package io.github.distlock.interceptor;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -91,6 +93,45 @@ public final class LockExecution {
 		return result;
 	}
 
+	/** Work to run under a lock that returns a stage, whose completion ends the work. */
+	@FunctionalInterface
+	public interface StageWork<T> {
+
+		CompletionStage<T> start() throws Throwable;
+
+	}
+
+	/**
+	 * Starts the work under the lock and keeps the lock until the stage the work returns completes, normally or
+	 * exceptionally, on whichever thread completes it; the watchdog renews it until then. The calling thread leaves
+	 * the lock as soon as the work has returned its stage, so its next call for the same lock waits for this one
+	 * like any other holder's.
+	 * @return a stage that completes as the work's stage does, once the lock has been released (or its release
+	 * left to the transaction the call joined); with {@link LockLostException} if the lock was lost meanwhile,
+	 * unless {@code onLost} is {@link OnLost#IGNORE}. Null when the work returned null, released at once
+	 * @throws LockAcquisitionException if the lock was not acquired; the work did not start
+	 * @throws Throwable what the work threw before returning its stage; the lock is released at once
+	 */
+	public <T> CompletableFuture<T> runStage(LockRequest request, OnLost onLost, StageWork<T> work) throws Throwable {
+		Entered entered = enter(request, onLost);
+		CompletionStage<T> stage;
+		try {
+			stage = work.start();
+		}
+		catch (Throwable ex) {
+			throw entered.exitFailed(ex);
+		}
+		if (stage == null) {
+			entered.exit();
+			entered.throwIfLost();
+			return null;
+		}
+		// The stage's claim is taken before the thread lets go of its own, so the lock stays held in between.
+		entered.held.claims.incrementAndGet();
+		entered.exit();
+		return LockedStage.watch(this, entered.held, onLost, stage);
+	}
+
 	/**
 	 * Enters the lock for a call on this thread: the one it already holds here, or a new acquisition. Nothing is left
 	 * on the thread when this throws.
@@ -151,17 +192,29 @@ public final class LockExecution {
 			held.holds++;
 			return;
 		}
-		release(held);
+		threadDone(held);
 	}
 
 	private void transactionCompleted(HeldLock held) {
 		if (--held.holds == 0) {
+			threadDone(held);
+		}
+	}
+
+	/** The owning thread is done with the lock: later calls there acquire it anew; a running stage may keep it. */
+	private void threadDone(HeldLock held) {
+		held.owner.forget(held);
+		letGo(held);
+	}
+
+	/** Drops one claim on the lock, from any thread; the last one releases it. */
+	void letGo(HeldLock held) {
+		if (held.claims.decrementAndGet() == 0) {
 			release(held);
 		}
 	}
 
 	private void release(HeldLock held) {
-		held.owner.forget(held);
 		try {
 			held.handle.release();
 		}
