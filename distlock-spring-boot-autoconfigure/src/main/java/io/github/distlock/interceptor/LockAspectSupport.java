@@ -9,8 +9,9 @@ import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * Runs a locked method: finds its parsed lock, evaluates its key, and hands the call to a {@link LockExecution},
- * which acquires, enters, releases and handles a lost lock.
+ * Runs a locked method: finds its parsed lock, evaluates its key, and hands the call to the {@link LockedCall} of
+ * its return type, which runs it on a {@link LockExecution}: that acquires, enters, releases and handles a lost
+ * lock.
  * <p>
  * Knows nothing of AOP: {@link LockInterceptor} adapts it to method interception.
  */
@@ -64,7 +65,7 @@ public class LockAspectSupport {
 			return invocation.proceed();
 		}
 		String key = this.keys.evaluate(operation, target, args);
-		return this.execution.run(operation.request(key), operation.onLost(), invocation::proceed);
+		return operation.call().call(this.execution, operation.request(key), operation.onLost(), invocation);
 	}
 
 }
