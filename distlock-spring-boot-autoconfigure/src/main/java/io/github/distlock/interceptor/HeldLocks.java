@@ -13,11 +13,12 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * The locks the current thread holds through {@code @DistributedLock}, and which of them the innermost running
- * method holds. Lets a nested call to the same lock enter at once and lets the running method see its lock.
+ * The locks the current thread holds through {@code @DistributedLock} or the template, and which of them the
+ * innermost running call holds. Lets a nested call to the same lock enter at once and lets the running call see its
+ * lock. A lock kept by a running completion stage leaves this thread's locks when the call that started it returns.
  * <p>
- * Locks are told apart by scope (the interceptor that took them) as well as name and key: two application contexts
- * in one JVM are two lock holders, and one must not enter the other's lock.
+ * Locks are told apart by scope (the {@link LockExecution} that took them) as well as name and key: two application
+ * contexts in one JVM are two lock holders, and one must not enter the other's lock.
  */
 final class HeldLocks {
 
