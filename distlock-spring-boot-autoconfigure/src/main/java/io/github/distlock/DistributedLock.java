@@ -12,7 +12,10 @@ import java.lang.annotation.Target;
  * The lock is identified by {@link #name()} and the value of {@link #key()}; two calls exclude each other exactly
  * when both are equal. The lock is acquired before the method (and before any {@code @Transactional} on it) and
  * released after it returns or throws; a lease kept alive by a watchdog bounds how long a crashed holder can block
- * others.
+ * others. A method returning {@link java.util.concurrent.CompletionStage} or
+ * {@link java.util.concurrent.CompletableFuture} keeps the lock until the stage it returns completes, since that is
+ * when its work ends; other results whose work outlives the call ({@code Future}, reactive publishers) fail start-up.
+ * For code that cannot carry the annotation, {@link DistributedLockTemplate} does the same programmatically.
  * <p>
  * Every string attribute may use {@code ${...}} placeholders. Invalid expressions and durations fail application
  * start-up, naming the method.

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.LockAspectSupport;
+import io.github.distlock.interceptor.LockExecution;
 
 /**
  * The lock a running {@code @DistributedLock} method holds, for code that needs its fencing token or remaining
@@ -35,7 +35,12 @@ public final class LockContext {
 
 	/** The innermost lock held by the current thread, if any. */
 	public static Optional<LockContext> find() {
-		return Optional.ofNullable(LockAspectSupport.currentHandle()).map(LockContext::new);
+		return Optional.ofNullable(LockExecution.currentHandle()).map(LockContext::new);
+	}
+
+	/** The context of a lock handed to template work, which may run where no thread-bound lock is visible. */
+	static LockContext of(LockHandle handle) {
+		return new LockContext(handle);
 	}
 
 	/** The lock's namespace. */

@@ -25,6 +25,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
+import io.github.distlock.DistributedLockTemplate;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
@@ -32,6 +33,7 @@ import io.github.distlock.interceptor.LockAdvisor;
 import io.github.distlock.interceptor.LockAspectSupport;
 import io.github.distlock.interceptor.LockDefaults;
 import io.github.distlock.interceptor.LockDefinitionValidator;
+import io.github.distlock.interceptor.LockExecution;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
@@ -86,23 +88,44 @@ public final class DistLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockOperationSource lockOperationSource(Environment environment, ConfigurableBeanFactory beanFactory) {
-		DistLockProperties settings = bindEarly(environment);
-		LockDefaults defaults = new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease(),
+		return new LockOperationSource(defaults(bindEarly(environment)), new EmbeddedValueResolver(beanFactory));
+	}
+
+	private static LockDefaults defaults(DistLockProperties settings) {
+		return new LockDefaults(settings.getLease(), settings.getWaitTime(), settings.getMaxLease(),
 				settings.getOnLost());
-		return new LockOperationSource(defaults, new EmbeddedValueResolver(beanFactory));
+	}
+
+	/**
+	 * The one lock holder of the application, shared by the advice and the template so that each enters the locks
+	 * the other holds. Infrastructure, since the advisor needs it while post-processors are being registered; it
+	 * looks the engine and the registry up on first use.
+	 */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockExecution lockExecution(ObjectProvider<LockEngine> engine,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
+		return new LockExecution(SingletonSupplier.of(engine::getObject),
+				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
 	}
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations, ObjectProvider<LockEngine> engine,
-			ObjectProvider<ObservationRegistry> observationRegistry, Environment environment,
-			BeanFactory beanFactory) {
+	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
+			ObjectProvider<LockExecution> execution, Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
-				SingletonSupplier.of(engine::getObject),
-				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
+				execution.getObject());
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
+	}
+
+	/** Programmatic locking on the same holder, engine, registry and defaults as the annotation. */
+	@Bean
+	@ConditionalOnMissingBean
+	DistributedLockTemplate distributedLockTemplate(LockExecution lockExecution, DistLockProperties properties) {
+		return new DistributedLockTemplate(lockExecution, defaults(properties));
 	}
 
 	@Bean

@@ -1,5 +1,7 @@
 package io.github.distlock.engine;
 
+import java.time.Duration;
+
 import io.github.distlock.LostLock;
 
 /**
@@ -43,6 +45,22 @@ public interface LockHandle {
 	 * already is.
 	 */
 	void onLost(Runnable action);
+
+	/**
+	 * Makes the store keep this lock for at least {@code ttl} from now, if this holder still owns it: one round trip,
+	 * never shortening the lease, and never past the request's {@code maxLease}. Meant for locks the engine does not
+	 * renew ({@code autoRenew = false}), whose holder knows it needs longer; the next renewal of a renewed lock sets
+	 * its lease back to the request's.
+	 * @return whether the lock now lives at least that long (or until {@code maxLease}); false when this handle is
+	 * not held (released, being released, or lost before), when the store says the lock is no longer this holder's
+	 * (it is then lost and reported, as by {@link #verify}), when {@code maxLease} leaves nothing to extend, or when
+	 * the store could not be reached (the lease granted earlier still runs)
+	 * @throws IllegalArgumentException if {@code ttl} is shorter than 1 ms
+	 * @throws UnsupportedOperationException if the engine cannot extend a lock
+	 */
+	default boolean extend(Duration ttl) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot extend a lock");
+	}
 
 	/**
 	 * Releases the lock if this holder still owns it, and stops renewing it. Never removes another holder's lock.

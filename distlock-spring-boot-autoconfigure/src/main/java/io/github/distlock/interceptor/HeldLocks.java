@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.observation.Observation;
 
@@ -12,11 +13,12 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * The locks the current thread holds through {@code @DistributedLock}, and which of them the innermost running
- * method holds. Lets a nested call to the same lock enter at once and lets the running method see its lock.
+ * The locks the current thread holds through {@code @DistributedLock} or the template, and which of them the
+ * innermost running call holds. Lets a nested call to the same lock enter at once and lets the running call see its
+ * lock. A lock kept by a running completion stage leaves this thread's locks when the call that started it returns.
  * <p>
- * Locks are told apart by scope (the interceptor that took them) as well as name and key: two application contexts
- * in one JVM are two lock holders, and one must not enter the other's lock.
+ * Locks are told apart by scope (the {@link LockExecution} that took them) as well as name and key: two application
+ * contexts in one JVM are two lock holders, and one must not enter the other's lock.
  */
 final class HeldLocks {
 
@@ -139,7 +141,10 @@ final class HeldLocks {
 
 	}
 
-	/** One lock held by a thread, counted once per nested call (and once more while its release is deferred). */
+	/**
+	 * One lock held by a thread, counted once per nested call (and once more while its release is deferred), and
+	 * kept beyond that by completion stages started under it.
+	 */
 	static final class HeldLock {
 
 		final HeldLocks owner;
@@ -153,7 +158,14 @@ final class HeldLocks {
 		/** Times the hold, from acquisition to release. */
 		final Observation observation;
 
+		/** Nested calls on the owning thread, plus one while a transaction delays the release; that thread's alone. */
 		int holds;
+
+		/**
+		 * Who keeps the lock from being released: one for the owning thread (until its holds end) and one per
+		 * completion stage still running under it. The last to let go releases, on whichever thread that is.
+		 */
+		final AtomicInteger claims = new AtomicInteger(1);
 
 		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation) {
 			this.owner = owner;

@@ -24,9 +24,9 @@ final class LockObservations {
 		this.registry = registry;
 	}
 
-	Observation startAcquire(LockOperation operation) {
+	Observation startAcquire(String name) {
 		return Observation.createNotStarted(ACQUIRE, this.registry.get())
-			.lowCardinalityKeyValue("name", operation.name())
+			.lowCardinalityKeyValue("name", name)
 			.start();
 	}
 
@@ -44,9 +44,9 @@ final class LockObservations {
 		acquire.stop();
 	}
 
-	Observation startHeld(LockOperation operation) {
+	Observation startHeld(String name) {
 		return Observation.createNotStarted(HELD, this.registry.get())
-			.lowCardinalityKeyValue("name", operation.name())
+			.lowCardinalityKeyValue("name", name)
 			.start();
 	}
 

@@ -24,9 +24,11 @@ import io.github.distlock.engine.LockRequest;
  * @param autoRenew whether the watchdog renews the lease
  * @param maxLease the renewal ceiling, or null for none
  * @param onLost what a lost lock does to the call; never {@link OnLost#DEFAULT}
+ * @param call how the method is run for its return type: how long the lock is held
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
-		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost) {
+		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost,
+		LockedCall call) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {

@@ -5,6 +5,7 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,6 +93,7 @@ public class LockOperationSource {
 		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
 		String methodId = owner.getSimpleName() + "#" + method.getName();
 		checkInterceptable(specific, methodId);
+		LockedCall call = lockedCall(specific, methodId);
 		String name = resolve(methodId, "name", lock.name());
 		if (!StringUtils.hasText(name)) {
 			name = owner.getSimpleName() + "." + method.getName();
@@ -114,7 +116,7 @@ public class LockOperationSource {
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
 		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
-				lock.autoRenew(), maxLease, onLost);
+				lock.autoRenew(), maxLease, onLost, call);
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {
@@ -126,13 +128,29 @@ public class LockOperationSource {
 					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable",
 					null);
 		}
-		String asynchronous = asynchronousReturnType(method.getReturnType());
-		if (asynchronous != null && !runsAsync(method)) {
-			throw new LockDefinitionException(methodId, "the method returns " + asynchronous + ": the lock would be "
-					+ "released when the method returns, before the work it started ends; locking asynchronous "
-					+ "results is not supported yet, so return the result itself (or lock inside the asynchronous work)",
-					null);
+	}
+
+	/**
+	 * How the method is run for its return type. A stage holds the lock until it completes; other results whose
+	 * work outlives the call are refused, since the lock would be released before that work ends.
+	 */
+	private static LockedCall lockedCall(Method method, String methodId) {
+		Class<?> type = method.getReturnType();
+		if (runsAsync(method)) {
+			return SynchronousLockedCall.INSTANCE;
 		}
+		if (type == CompletionStage.class || type == CompletableFuture.class) {
+			return CompletionStageLockedCall.INSTANCE;
+		}
+		String asynchronous = asynchronousReturnType(type);
+		if (asynchronous != null) {
+			throw new LockDefinitionException(methodId, "the method returns " + asynchronous + ": the lock would be "
+					+ "released when the method returns, before the work it started ends; locked methods may return "
+					+ "CompletionStage or CompletableFuture (held until it completes), not a Future without "
+					+ "completion callbacks, another CompletionStage type or a reactive Publisher yet, so return one "
+					+ "of those two (or lock inside the asynchronous work)", null);
+		}
+		return SynchronousLockedCall.INSTANCE;
 	}
 
 	/**

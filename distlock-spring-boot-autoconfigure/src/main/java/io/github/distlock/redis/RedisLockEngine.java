@@ -43,6 +43,9 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
 	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
+	/** Extends one lease on its holder's request; loaded here, beside the one method that runs it. */
+	private static final LockScripts.Script EXTEND = LockScripts.Script.load("extend.lua");
+
 	private final RedisLockKeys keys;
 
 	private final String releaseChannel;
@@ -233,6 +236,42 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 			return false;
 		}
 		if (owned == 1L) {
+			return true;
+		}
+		lost(handle, LostLock.Reason.NOT_OWNED);
+		return false;
+	}
+
+	/**
+	 * Extends a lease on its holder's request: one call of {@code extend.lua}, which checks ownership and never
+	 * shortens the lease. A lock found not ours is lost (and reported only while the owner is not releasing it); an
+	 * unreachable store extends nothing and loses nothing, since the lease granted earlier still runs.
+	 */
+	boolean extend(RedisLockHandle handle, Duration ttl) {
+		Objects.requireNonNull(ttl, "ttl");
+		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
+		}
+		if (!handle.isHeld()) {
+			return false;
+		}
+		long sentAt = System.nanoTime();
+		long room = (handle.maxDeadlineNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : handle.maxDeadlineNanos - sentAt;
+		// Redis keeps whole milliseconds: the deadline believed locally is what Redis was told, no more.
+		long ttlMillis = TimeUnit.NANOSECONDS.toMillis(Math.min(ttl.toNanos(), room));
+		if (ttlMillis < 1) {
+			return false;
+		}
+		Long owned;
+		try {
+			owned = this.scripts.run(EXTEND, ReturnType.LONG, List.of(handle.redisKey), handle.holderPrefix,
+					ttlMillis);
+		}
+		catch (RedisException ex) {
+			return false;
+		}
+		if (owned == 1L) {
+			handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 			return true;
 		}
 		lost(handle, LostLock.Reason.NOT_OWNED);

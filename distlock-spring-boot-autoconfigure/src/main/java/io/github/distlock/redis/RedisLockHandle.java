@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -136,6 +137,11 @@ final class RedisLockHandle implements LockHandle {
 		return this.engine.release(this);
 	}
 
+	@Override
+	public boolean extend(Duration ttl) {
+		return this.engine.extend(this, ttl);
+	}
+
 	boolean isHeld() {
 		return this.state.get() == State.HELD;
 	}
@@ -152,6 +158,17 @@ final class RedisLockHandle implements LockHandle {
 	void renewed(long sentAtNanos, long ttlNanos) {
 		this.renewedAtNanos = sentAtNanos;
 		this.leaseDeadlineNanos = sentAtNanos + ttlNanos;
+	}
+
+	/**
+	 * Records an extension sent at {@code sentAtNanos} that made the lock live at least {@code ttlNanos} more; the
+	 * store never shortens a lease for it, so neither does the deadline believed here.
+	 */
+	void extended(long sentAtNanos, long ttlNanos) {
+		long deadline = sentAtNanos + ttlNanos;
+		if (deadline - this.leaseDeadlineNanos > 0) {
+			this.leaseDeadlineNanos = deadline;
+		}
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
@@ -95,6 +96,20 @@ class LockDefinitionValidationTests {
 		@DistributedLock(key = "#id")
 		public CompletionStage<String> pay(String id) {
 			return CompletableFuture.completedStage(id);
+		}
+
+	}
+
+	/** A future type of its own: the stage handed back in its place would not be one. */
+	public static class OwnFuture<T> extends CompletableFuture<T> {
+
+	}
+
+	public static class ReturnsCompletableFutureSubclass {
+
+		@DistributedLock(key = "#id")
+		public OwnFuture<String> pay(String id) {
+			return new OwnFuture<>();
 		}
 
 	}
@@ -212,12 +227,21 @@ class LockDefinitionValidationTests {
 
 	@Test
 	void methodsWhoseWorkOutlivesTheCall() {
-		assertStartUpFails(ReturnsCompletableFuture.class, "ReturnsCompletableFuture#pay", "returns CompletableFuture");
-		assertStartUpFails(ReturnsCompletionStage.class, "ReturnsCompletionStage#pay", "returns CompletionStage");
+		assertStartUpFails(ReturnsCompletableFutureSubclass.class, "ReturnsCompletableFutureSubclass#pay",
+				"returns OwnFuture");
 		assertStartUpFails(ReturnsFuture.class, "ReturnsFuture#pay", "returns Future");
 		assertStartUpFails(ReturnsMono.class, "ReturnsMono#pay", "returns Mono (a reactive Publisher)");
 		assertStartUpFails(ReturnsFlux.class, "ReturnsFlux#pay", "returns Flux (a reactive Publisher)");
 		assertStartUpFails(ReturnsPublisher.class, "ReturnsPublisher#pay", "returns Publisher (a reactive Publisher)");
+	}
+
+	@Test
+	void methodsReturningAStageStart() {
+		for (Class<?> beanClass : List.of(ReturnsCompletableFuture.class, ReturnsCompletionStage.class)) {
+			this.runner.withUserConfiguration(BeanOf.class)
+				.withBean(beanClass)
+				.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(beanClass));
+		}
 	}
 
 	@Test

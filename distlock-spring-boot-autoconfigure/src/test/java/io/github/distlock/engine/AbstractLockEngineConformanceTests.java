@@ -260,6 +260,84 @@ public abstract class AbstractLockEngineConformanceTests {
 	}
 
 	@Test
+	void anExtendedLockWithoutRenewalOutlivesItsLease() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "extended", Duration.ofMillis(300),
+				Duration.ZERO, false, null));
+		assertThat(held.extend(Duration.ofSeconds(5))).isTrue();
+		long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(900);
+		while (System.nanoTime() < until) {
+			assertThat(lockExists("conformance", "extended")).isTrue();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> engine().acquire(request("extended", Duration.ZERO)));
+		}
+		assertThat(held.isLost()).isFalse();
+		assertThat(held.release()).isTrue();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void anExtensionNeverShortensALease() throws Exception {
+		LockHandle held = engine().acquire(request("long", Duration.ZERO));
+		assertThat(held.extend(Duration.ofMillis(1))).isTrue();
+		long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+		while (System.nanoTime() < until) {
+			Thread.onSpinWait();
+		}
+		assertThat(lockExists("conformance", "long")).isTrue();
+		assertThat(held.release()).isTrue();
+	}
+
+	@Test
+	void anExtensionOfAReleasedHandleIsRefusedAndNoLoss() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(request("released", Duration.ZERO));
+		assertThat(held.release()).isTrue();
+		LockHandle next = engine().acquire(request("released", Duration.ZERO));
+		try {
+			assertThat(held.extend(Duration.ofSeconds(5))).isFalse();
+			assertThat(held.isLost()).isFalse();
+			assertThat(this.lost).isEmpty();
+		}
+		finally {
+			next.release();
+		}
+	}
+
+	@Test
+	void anExtensionOfALockNoLongerOursIsRefusedAndReportsTheLoss() throws Exception {
+		LockHandle held = engine().acquire(request("gone", Duration.ZERO));
+		deleteLock("conformance", "gone");
+		assertThat(held.extend(Duration.ofSeconds(5))).isFalse();
+		assertThat(held.isLost()).isTrue();
+		assertThat(this.lost.poll()).as("reported by the extension itself")
+			.satisfies((loss) -> assertThat(loss.reason()).isEqualTo(LostLock.Reason.NOT_OWNED));
+		assertThat(lockExists("conformance", "gone")).as("nothing created").isFalse();
+	}
+
+	@Test
+	void anExtensionRacingWithTheReleaseIsNeverALoss() throws Exception {
+		LockEngine engine = engine();
+		for (int i = 0; i < 50; i++) {
+			LockHandle held = engine.acquire(request("racing", Duration.ZERO));
+			CountDownLatch go = new CountDownLatch(1);
+			Future<?> extending = this.executor.submit(() -> {
+				go.await();
+				while (held.extend(Duration.ofSeconds(10))) {
+					Thread.onSpinWait();
+				}
+				return null;
+			});
+			go.countDown();
+			assertThat(held.release()).isTrue();
+			extending.get(10, TimeUnit.SECONDS);
+			assertThat(held.isLost()).isFalse();
+		}
+		assertThat(this.lost).isEmpty();
+		assertThat(lockExists("conformance", "racing")).isFalse();
+	}
+
+	@Test
 	void aCrashedHolderFreesTheLockWithinOneLease() throws Exception {
 		LockEngine crashing = newEngine();
 		crashing.acquire(new LockRequest("conformance", "crash", Duration.ofMillis(500), Duration.ZERO, true, null));

@@ -1,0 +1,17 @@
+package io.github.distlock;
+
+/**
+ * Work that a {@link DistributedLockTemplate} runs under a lock.
+ *
+ * @param <T> the work's result
+ */
+@FunctionalInterface
+public interface LockCallback<T> {
+
+	/**
+	 * @param lock the lock the work runs under: its fencing token for downstream writes, its remaining lease
+	 * @return the result the template hands back; may be null
+	 */
+	T doInLock(LockContext lock);
+
+}

@@ -1,0 +1,139 @@
+package io.github.distlock;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Which lock a {@link DistributedLockTemplate} call takes, and how: the programmatic counterpart of the attributes
+ * of {@link DistributedLock}. Immutable; every {@code with...} returns a new spec. What is not set takes the
+ * application's {@code distlock.*} default, as an empty annotation attribute does.
+ *
+ * <pre>{@code
+ * LockSpec spec = LockSpec.of("orders", order.id()).withLease(Duration.ofSeconds(10)).withWaitTime(Duration.ZERO);
+ * }</pre>
+ */
+public final class LockSpec {
+
+	private static final Duration SHORTEST_LEASE = Duration.ofMillis(1);
+
+	private final String name;
+
+	private final String key;
+
+	private final Duration lease;
+
+	private final Duration waitTime;
+
+	private final boolean autoRenew;
+
+	private final Duration maxLease;
+
+	private final OnLost onLost;
+
+	private LockSpec(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
+			Duration maxLease, OnLost onLost) {
+		this.name = name;
+		this.key = key;
+		this.lease = lease;
+		this.waitTime = waitTime;
+		this.autoRenew = autoRenew;
+		this.maxLease = maxLease;
+		this.onLost = onLost;
+	}
+
+	/**
+	 * A lock with every setting at its default. Two calls exclude each other exactly when name and key are equal,
+	 * whether they come from the template or from an annotated method.
+	 * @param name the lock's namespace
+	 * @param key the key within that namespace
+	 * @throws IllegalArgumentException if either is null or blank
+	 */
+	public static LockSpec of(String name, String key) {
+		return new LockSpec(requireText(name, "name"), requireText(key, "key"), null, null, true, null,
+				OnLost.DEFAULT);
+	}
+
+	/** The lock's time to live in the store; at least 1 ms, since the store keeps whole milliseconds. */
+	public LockSpec withLease(Duration lease) {
+		return new LockSpec(this.name, this.key, atLeast(lease, SHORTEST_LEASE, "lease"), this.waitTime,
+				this.autoRenew, this.maxLease, this.onLost);
+	}
+
+	/** How long to wait for the lock; zero tries once. */
+	public LockSpec withWaitTime(Duration waitTime) {
+		return new LockSpec(this.name, this.key, this.lease, atLeast(waitTime, Duration.ZERO, "waitTime"),
+				this.autoRenew, this.maxLease, this.onLost);
+	}
+
+	/** Whether the watchdog extends the lease while the work runs (default {@code true}). */
+	public LockSpec withAutoRenew(boolean autoRenew) {
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, autoRenew, this.maxLease, this.onLost);
+	}
+
+	/** The renewal ceiling: the lock expires no later than this after it was acquired. */
+	public LockSpec withMaxLease(Duration maxLease) {
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew,
+				atLeast(maxLease, SHORTEST_LEASE, "maxLease"), this.onLost);
+	}
+
+	/** What a lock lost while the work runs does to the call; {@link OnLost#DEFAULT} for {@code distlock.on-lost}. */
+	public LockSpec withOnLost(OnLost onLost) {
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew, this.maxLease,
+				Objects.requireNonNull(onLost, "onLost"));
+	}
+
+	public String name() {
+		return this.name;
+	}
+
+	public String key() {
+		return this.key;
+	}
+
+	/** The lease, or null for {@code distlock.lease}. */
+	public Duration lease() {
+		return this.lease;
+	}
+
+	/** The wait time, or null for {@code distlock.wait-time}. */
+	public Duration waitTime() {
+		return this.waitTime;
+	}
+
+	public boolean autoRenew() {
+		return this.autoRenew;
+	}
+
+	/** The renewal ceiling, or null for {@code distlock.max-lease}. */
+	public Duration maxLease() {
+		return this.maxLease;
+	}
+
+	/** The reaction to a lost lock; {@link OnLost#DEFAULT} for {@code distlock.on-lost}. */
+	public OnLost onLost() {
+		return this.onLost;
+	}
+
+	private static String requireText(String value, String what) {
+		if (value == null || value.isBlank()) {
+			throw new IllegalArgumentException("A lock's " + what + " must not be null or blank: " + value);
+		}
+		return value;
+	}
+
+	private static Duration atLeast(Duration duration, Duration minimum, String what) {
+		Objects.requireNonNull(duration, what);
+		if (duration.compareTo(minimum) < 0) {
+			throw new IllegalArgumentException(what + " must be at least " + minimum.toMillis() + " ms: " + duration);
+		}
+		return duration;
+	}
+
+	@Override
+	public String toString() {
+		return "LockSpec[name=" + this.name + ", key=" + this.key + ", lease=" + this.lease + ", waitTime="
+				+ this.waitTime + ", autoRenew=" + this.autoRenew + ", maxLease=" + this.maxLease + ", onLost="
+				+ this.onLost + "]";
+	}
+
+}

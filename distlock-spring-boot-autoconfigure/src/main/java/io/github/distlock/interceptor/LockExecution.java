@@ -1,0 +1,302 @@
+package io.github.distlock.interceptor;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.util.ClassUtils;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockLostException;
+import io.github.distlock.LockStoreException;
+import io.github.distlock.OnLost;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.interceptor.HeldLocks.HeldLock;
+
+/**
+ * Runs work under a lock: enters the lock when this thread already holds it here, else acquires it; releases it
+ * when the outermost work for that lock is done (or when the transaction that work joined completes); turns a lock
+ * lost on the way into {@link LockLostException} unless the work chose {@link OnLost#IGNORE}; observes waiting
+ * and holding.
+ * <p>
+ * Knows no {@link java.lang.reflect.Method}: the interceptor hands it an annotated method's parsed lock and key, the
+ * {@link io.github.distlock.DistributedLockTemplate} a caller's spec, so both behave alike by construction. One
+ * instance is one lock holder: locks are re-entered only through the instance that took them, which is why the
+ * interceptor and the template of an application share one.
+ */
+public final class LockExecution {
+
+	private static final Log logger = LogFactory.getLog(LockExecution.class);
+
+	private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+			"org.springframework.transaction.support.TransactionSynchronizationManager",
+			LockExecution.class.getClassLoader());
+
+	private final Supplier<LockEngine> engine;
+
+	private final TransactionBoundRelease transactionBoundRelease;
+
+	private final LockObservations observations;
+
+	/**
+	 * @param engine supplies the engine on first use, so creating the execution does not connect to the store
+	 * @param observationRegistry supplies the registry that waiting and holding are observed with
+	 */
+	public LockExecution(Supplier<LockEngine> engine, Supplier<ObservationRegistry> observationRegistry) {
+		this.engine = engine;
+		this.observations = new LockObservations(observationRegistry);
+		this.transactionBoundRelease = TRANSACTIONS_PRESENT ? new TransactionBoundRelease() : null;
+	}
+
+	/**
+	 * The innermost lock the current thread holds through any lock execution, or null. Backs
+	 * {@link io.github.distlock.LockContext}.
+	 */
+	public static LockHandle currentHandle() {
+		HeldLocks locks = HeldLocks.peek();
+		HeldLock held = (locks != null) ? locks.innermost() : null;
+		return (held != null) ? held.handle : null;
+	}
+
+	/** Work to run under a lock, returning a plain result. */
+	@FunctionalInterface
+	public interface Work {
+
+		Object run() throws Throwable;
+
+	}
+
+	/**
+	 * Runs the work under the lock and releases the lock when it returns or throws (or, inside a transaction the
+	 * work joined, when that completes).
+	 * @return what the work returned
+	 * @throws LockAcquisitionException if the lock was not acquired
+	 * @throws LockLostException if the lock was lost while the work ran, unless {@code onLost} is
+	 * {@link OnLost#IGNORE}; the work's own exception instead, carrying the loss as suppressed, if it threw one
+	 */
+	public Object run(LockRequest request, OnLost onLost, Work work) throws Throwable {
+		Entered entered = enter(request, onLost);
+		Object result;
+		try {
+			result = work.run();
+		}
+		catch (Throwable ex) {
+			throw entered.exitFailed(ex);
+		}
+		entered.exit();
+		entered.throwIfLost();
+		return result;
+	}
+
+	/** Work to run under a lock that returns a stage, whose completion ends the work. */
+	@FunctionalInterface
+	public interface StageWork<T> {
+
+		CompletionStage<T> start() throws Throwable;
+
+	}
+
+	/**
+	 * Starts the work under the lock and keeps the lock until the stage the work returns completes, normally or
+	 * exceptionally, on whichever thread completes it; the watchdog renews it until then. The calling thread leaves
+	 * the lock as soon as the work has returned its stage, so its next call for the same lock waits for this one
+	 * like any other holder's.
+	 * @return a stage that completes as the work's stage does, once the lock has been released (or its release
+	 * left to the transaction the call joined); with {@link LockLostException} if the lock was lost meanwhile,
+	 * unless {@code onLost} is {@link OnLost#IGNORE}. Null when the work returned null, released at once
+	 * @throws LockAcquisitionException if the lock was not acquired; the work did not start
+	 * @throws Throwable what the work threw before returning its stage; the lock is released at once
+	 */
+	public <T> CompletableFuture<T> runStage(LockRequest request, OnLost onLost, StageWork<T> work) throws Throwable {
+		Entered entered = enter(request, onLost);
+		CompletionStage<T> stage;
+		try {
+			stage = work.start();
+		}
+		catch (Throwable ex) {
+			throw entered.exitFailed(ex);
+		}
+		if (stage == null) {
+			entered.exit();
+			entered.throwIfLost();
+			return null;
+		}
+		// The stage's claim is taken before the thread lets go of its own, so the lock stays held in between.
+		entered.held.claims.incrementAndGet();
+		entered.exit();
+		return LockedStage.watch(this, entered.held, onLost, stage);
+	}
+
+	/**
+	 * Enters the lock for a call on this thread: the one it already holds here, or a new acquisition. Nothing is left
+	 * on the thread when this throws.
+	 */
+	Entered enter(LockRequest request, OnLost onLost) {
+		HeldLocks heldLocks = HeldLocks.peek();
+		HeldLock held = (heldLocks != null) ? heldLocks.find(this, request.name(), request.key()) : null;
+		if (held != null && held.handle.isLost() && onLost != OnLost.IGNORE) {
+			// Entering a lock already lost would run this call unprotected from its first line.
+			throw lostException(held.handle);
+		}
+		if (held == null) {
+			LockHandle handle = acquire(request);
+			// Only now: a thread that failed to acquire must not be left with an empty HeldLocks.
+			heldLocks = HeldLocks.current();
+			held = heldLocks.add(this, handle, onLost, this.observations.startHeld(request.name()));
+			if (TRANSACTIONS_PRESENT) {
+				LockOwnershipCheck.guardCurrentTransaction(held);
+			}
+		}
+		LossInterruption interruption = (onLost == OnLost.INTERRUPT) ? LossInterruption.arm(held.handle) : null;
+		HeldLock outer = heldLocks.enter(held);
+		return new Entered(heldLocks, held, outer, interruption, onLost);
+	}
+
+	private LockHandle acquire(LockRequest request) {
+		Observation observation = this.observations.startAcquire(request.name());
+		try {
+			LockHandle handle = this.engine.get().acquire(request);
+			LockObservations.acquired(observation);
+			return handle;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			LockAcquisitionException failure = new LockAcquisitionException(request.name(), request.key(),
+					request.waitTime(), ex);
+			LockObservations.notAcquired(observation, failure);
+			throw failure;
+		}
+		catch (LockAcquisitionException ex) {
+			LockObservations.notAcquired(observation, ex);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex).stop();
+			throw ex;
+		}
+	}
+
+	static LockLostException lostException(LockHandle handle) {
+		return new LockLostException(handle.name(), handle.key(), handle.token(), handle.lossReason());
+	}
+
+	private void releaseWhenDone(HeldLock held) {
+		// Asked before the release callback is built, so a call outside a transaction does not allocate it.
+		if (this.transactionBoundRelease != null && this.transactionBoundRelease.isTransactionActive()) {
+			this.transactionBoundRelease.deferToTransaction(() -> transactionCompleted(held));
+			held.holds++;
+			return;
+		}
+		threadDone(held);
+	}
+
+	private void transactionCompleted(HeldLock held) {
+		if (--held.holds == 0) {
+			threadDone(held);
+		}
+	}
+
+	/** The owning thread is done with the lock: later calls there acquire it anew; a running stage may keep it. */
+	private void threadDone(HeldLock held) {
+		held.owner.forget(held);
+		letGo(held);
+	}
+
+	/** Drops one claim on the lock, from any thread; the last one releases it. */
+	void letGo(HeldLock held) {
+		if (held.claims.decrementAndGet() == 0) {
+			release(held);
+		}
+	}
+
+	private void release(HeldLock held) {
+		try {
+			held.handle.release();
+		}
+		catch (LockStoreException ex) {
+			// The work is done; failing the call now would misreport it. The release did not run: the lease frees
+			// the lock.
+			logger.warn(ex.getMessage() + " The lock stays until its lease runs out.");
+		}
+		catch (RuntimeException ex) {
+			// No answer: the release may or may not have reached the store. Either way the lock is freed, at the
+			// latest when its lease runs out.
+			logger.warn("The release of " + held.handle + " was not confirmed (" + ex.getClass().getSimpleName()
+					+ "); if it did not reach the lock store, the lock stays until its lease runs out");
+		}
+		finally {
+			LockObservations.released(held.observation, held.handle.isLost());
+		}
+	}
+
+	/** One call inside a lock on this thread, from {@link #enter} until it exits. */
+	final class Entered {
+
+		private final HeldLocks heldLocks;
+
+		final HeldLock held;
+
+		private final HeldLock outer;
+
+		private final LossInterruption interruption;
+
+		final OnLost onLost;
+
+		private Entered(HeldLocks heldLocks, HeldLock held, HeldLock outer, LossInterruption interruption,
+				OnLost onLost) {
+			this.heldLocks = heldLocks;
+			this.held = held;
+			this.outer = outer;
+			this.interruption = interruption;
+			this.onLost = onLost;
+		}
+
+		LockHandle handle() {
+			return this.held.handle;
+		}
+
+		/** Leaves the lock on this thread; the last exit releases it, or leaves that to the transaction. */
+		void exit() {
+			if (this.interruption != null) {
+				this.interruption.disarm();
+			}
+			if (this.heldLocks.exit(this.held, this.outer)) {
+				releaseWhenDone(this.held);
+			}
+		}
+
+		/**
+		 * Exits after the work threw.
+		 * @return what the caller must see: the work's own exception, with a loss attached; or the loss, when the
+		 * exception was the interruption the loss caused
+		 */
+		Throwable exitFailed(Throwable ex) {
+			exit();
+			if (this.interruption != null && this.interruption.fired() && ex instanceof InterruptedException) {
+				// The interruption was ours, so the loss is the cause the caller must see.
+				LockLostException lost = lostException(this.held.handle);
+				lost.addSuppressed(ex);
+				return lost;
+			}
+			if (this.held.handle.isLost() && this.onLost != OnLost.IGNORE && !(ex instanceof LockLostException)) {
+				// The work's own exception stays the one the caller sees; the loss travels with it.
+				ex.addSuppressed(lostException(this.held.handle));
+			}
+			return ex;
+		}
+
+		void throwIfLost() {
+			if (this.held.handle.isLost() && this.onLost != OnLost.IGNORE) {
+				throw lostException(this.held.handle);
+			}
+		}
+
+	}
+
+}

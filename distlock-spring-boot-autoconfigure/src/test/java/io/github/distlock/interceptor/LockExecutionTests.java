@@ -1,0 +1,86 @@
+package io.github.distlock.interceptor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import io.github.distlock.OnLost;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The claims that keep a lock held across a stage, with an engine that answers at once: a stage started under a
+ * lock the thread already holds keeps it past the thread's exit, the thread's exit keeps it past the stage, and a
+ * transaction keeps it past both; whoever lets go last releases, once.
+ */
+class LockExecutionTests {
+
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
+	private final LockEngine engine = this::acquire;
+
+	private final LockExecution execution = new LockExecution(() -> this.engine, () -> ObservationRegistry.NOOP);
+
+	private static final LockRequest REQUEST = new LockRequest("orders", "1", Duration.ofSeconds(30), Duration.ZERO,
+			true, null);
+
+	@AfterEach
+	void threadHoldsNothingAfterwards() {
+		assertThat(HeldLocks.peek()).isNull();
+	}
+
+	@Test
+	void aStageStartedInsideAHeldLockKeepsItAfterTheOuterCallExits() throws Throwable {
+		CompletableFuture<String> work = new CompletableFuture<>();
+		Object result = this.execution.run(REQUEST, OnLost.ROLLBACK,
+				() -> this.execution.runStage(REQUEST, OnLost.ROLLBACK, () -> work));
+		assertThat(this.events).containsExactly("acquired");
+		work.complete("done");
+		assertThat(((CompletableFuture<?>) result).join()).isEqualTo("done");
+		assertThat(this.events).containsExactly("acquired", "released");
+	}
+
+	@Test
+	void anOuterCallStillRunningKeepsTheLockAfterItsStageCompletes() throws Throwable {
+		this.execution.run(REQUEST, OnLost.ROLLBACK, () -> {
+			this.execution.runStage(REQUEST, OnLost.ROLLBACK, () -> CompletableFuture.completedFuture("done"));
+			this.events.add("outer still running");
+			return null;
+		});
+		assertThat(this.events).containsExactly("acquired", "outer still running", "released");
+	}
+
+	@Test
+	void aStageStartedInATransactionReleasesWhenBothHaveEnded() throws Throwable {
+		TransactionSynchronizationManager.initSynchronization();
+		CompletableFuture<String> work = new CompletableFuture<>();
+		try {
+			this.execution.runStage(REQUEST, OnLost.ROLLBACK, () -> work);
+			work.complete("done");
+			assertThat(this.events).as("the transaction is still running").containsExactly("acquired");
+			for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+				synchronization.afterCompletion(TransactionSynchronization.STATUS_COMMITTED);
+			}
+		}
+		finally {
+			TransactionSynchronizationManager.clearSynchronization();
+		}
+		assertThat(this.events).containsExactly("acquired", "released");
+	}
+
+	private LockHandle acquire(LockRequest request) {
+		this.events.add("acquired");
+		return new StubLockHandle(request.name(), request.key(), () -> this.events.add("released"));
+	}
+
+}
