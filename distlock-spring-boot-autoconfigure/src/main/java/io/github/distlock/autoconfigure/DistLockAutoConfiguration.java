@@ -42,6 +42,7 @@ import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
 import io.github.distlock.redis.EvictionPolicyReader;
 import io.github.distlock.redis.EvictionPolicyWarning;
 import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.redis.RedisStartupCheck;
 
 /**
  * Auto-configuration of {@code @DistributedLock}: the Redis lock engine and the advice that applies it.
@@ -68,6 +69,7 @@ public final class DistLockAutoConfiguration {
 					+ "spring.data.redis.port, point distlock.redis.config at a Redisson YAML file, or define one "
 					+ "RedissonClient bean");
 		}
+		RedisStartupCheck.verify(client, properties.getKeyPrefix());
 		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
 		return new RedisLockEngine(client, properties.getKeyPrefix(), null, (lost) -> notifyAll(listeners, lost));
 	}

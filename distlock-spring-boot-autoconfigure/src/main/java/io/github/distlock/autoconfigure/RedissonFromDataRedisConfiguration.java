@@ -2,6 +2,7 @@ package io.github.distlock.autoconfigure;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -9,6 +10,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import io.github.distlock.redis.RedisStartupCheck;
 
 /**
  * The {@link RedissonClient} built from Spring Boot's Redis settings ({@code spring.data.redis.*} or a service
@@ -24,7 +27,10 @@ class RedissonFromDataRedisConfiguration {
 	@Bean(destroyMethod = "shutdown")
 	@ConditionalOnMissingBean(RedissonClient.class)
 	RedissonClient distLockRedissonClient(DataRedisConnectionDetails details, DataRedisProperties properties) {
-		return Redisson.create(DataRedisRedissonConfig.create(details, properties));
+		Config config = DataRedisRedissonConfig.create(details, properties);
+		// Fails fast, naming the cause, where Redisson would retry for seconds and bury it.
+		RedisStartupCheck.connect(config);
+		return Redisson.create(config);
 	}
 
 }

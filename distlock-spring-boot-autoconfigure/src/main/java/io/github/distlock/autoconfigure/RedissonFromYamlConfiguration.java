@@ -13,6 +13,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
+import io.github.distlock.redis.RedisStartupCheck;
+
 /**
  * The {@link RedissonClient} built from the Redisson YAML file that {@code distlock.redis.config} names, when the
  * application defines no client of its own. Imported before {@link RedissonFromDataRedisConfiguration}, so the file
@@ -33,7 +35,9 @@ class RedissonFromYamlConfiguration {
 					"distlock.redis.config points at " + resource.getDescription() + ", which does not exist");
 		}
 		try (InputStream in = resource.getInputStream()) {
-			return Redisson.create(Config.fromYAML(in));
+			Config config = Config.fromYAML(in);
+			RedisStartupCheck.connect(config);
+			return Redisson.create(config);
 		}
 	}
 

@@ -28,7 +28,6 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
 import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,8 +86,8 @@ class ActuatorIntegrationTests {
 
 	private ConfigurableApplicationContext start(String... extraProperties) {
 		return new SpringApplicationBuilder(App.class)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=300ms",
+			.properties(redis.springProperties())
+			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.timeout=300ms",
 					"distlock.health.timeout=500ms", "management.endpoints.web.exposure.include=health,metrics,distlocks",
 					"management.endpoint.health.show-details=always")
 			.properties(extraProperties)
@@ -117,14 +116,14 @@ class ActuatorIntegrationTests {
 			assertThat(up.body()).contains("\"status\":\"UP\"").contains("roundTripMillis").contains("locksHeld")
 				.doesNotContain("redis://").doesNotContain(redis.host() + ":" + redis.port());
 
-			((RedisProcess) redis.server()).kill();
+			redis.server().kill();
 			long start = System.nanoTime();
 			HttpResponse<String> down = get(context, "/actuator/health/distlock");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
 			assertThat(down.statusCode()).isEqualTo(503);
 			assertThat(down.body()).contains("\"status\":\"DOWN\"").doesNotContain(String.valueOf(redis.port()));
 
-			((RedisProcess) redis.server()).restart();
+			redis.server().restart();
 			HttpResponse<String> again = awaitStatus(context, "/actuator/health/distlock", 200, Duration.ofSeconds(20));
 			assertThat(again.body()).contains("\"status\":\"UP\"");
 			assertThat(context.getBean(Service.class).quick("after-restart")).isEqualTo("done");

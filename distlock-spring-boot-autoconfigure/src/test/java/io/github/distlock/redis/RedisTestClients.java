@@ -15,10 +15,17 @@ final class RedisTestClients {
 	}
 
 	static RedissonClient create(RedisServer server, Duration timeout) {
-		return create(server.url(), timeout);
+		Config config = config(server.url(), timeout);
+		config.setUsername(server.username());
+		config.setPassword(server.password());
+		return Redisson.create(config);
 	}
 
 	static RedissonClient create(String url, Duration timeout) {
+		return Redisson.create(config(url, timeout));
+	}
+
+	static Config config(String url, Duration timeout) {
 		Config config = new Config();
 		config.setThreads(4);
 		config.setNettyThreads(4);
@@ -28,7 +35,7 @@ final class RedisTestClients {
 			.setConnectionMinimumIdleSize(2)
 			.setConnectionPoolSize(16)
 			.setSubscriptionConnectionMinimumIdleSize(1);
-		return Redisson.create(config);
+		return config;
 	}
 
 }

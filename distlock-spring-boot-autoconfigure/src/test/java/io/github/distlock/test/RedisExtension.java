@@ -1,5 +1,6 @@
 package io.github.distlock.test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -34,9 +35,20 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
 		return new RedisExtension(true);
 	}
 
+	/**
+	 * Set to {@code least-privilege} (the build's second test run does), every test class of this extension runs on
+	 * a Redis where distlock connects as the README's least-privileged user and the default user is off.
+	 */
+	public static final String MODE_PROPERTY = "distlock.test.redis";
+
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		this.server = this.processOnly ? RedisServers.startProcess() : RedisServers.start();
+		if ("least-privilege".equals(System.getProperty(MODE_PROPERTY))) {
+			this.server = LeastPrivilegeRedis.start();
+		}
+		else {
+			this.server = this.processOnly ? RedisServers.startProcess() : RedisServers.start();
+		}
 	}
 
 	@Override
@@ -72,9 +84,15 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
 		return this.server.client();
 	}
 
-	/** Properties that point Spring Boot's Redis settings at this server. */
+	/** Properties that point Spring Boot's Redis settings at this server, as the user distlock connects as. */
 	public String[] springProperties() {
-		return new String[] { "spring.data.redis.host=" + host(), "spring.data.redis.port=" + port() };
+		List<String> properties = new ArrayList<>(
+				List.of("spring.data.redis.host=" + host(), "spring.data.redis.port=" + port()));
+		if (this.server.username() != null) {
+			properties.add("spring.data.redis.username=" + this.server.username());
+			properties.add("spring.data.redis.password=" + this.server.password());
+		}
+		return properties.toArray(String[]::new);
 	}
 
 }

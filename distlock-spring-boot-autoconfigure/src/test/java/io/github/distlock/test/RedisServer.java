@@ -13,7 +13,17 @@ public interface RedisServer extends AutoCloseable {
 		return "redis://" + host() + ":" + port();
 	}
 
-	/** A new raw connection; close it after use. */
+	/** The user distlock connects as, or null for the default user. */
+	default String username() {
+		return null;
+	}
+
+	/** The password of {@link #username()}, or null. */
+	default String password() {
+		return null;
+	}
+
+	/** A new raw connection, with every permission; close it after use. */
 	default RespClient client() {
 		return new RespClient(host(), port());
 	}

@@ -91,7 +91,7 @@ public final class RespClient implements AutoCloseable {
 			case '+':
 				return line;
 			case '-':
-				throw new IllegalStateException("Redis error: " + line);
+				throw new ErrorReply(line);
 			case ':':
 				return Long.parseLong(line);
 			case '$': {
@@ -140,6 +140,15 @@ public final class RespClient implements AutoCloseable {
 		catch (IOException ex) {
 			// nothing left to do
 		}
+	}
+
+	/** Redis answered with an error, such as {@code -NOAUTH Authentication required.} */
+	public static final class ErrorReply extends IllegalStateException {
+
+		ErrorReply(String line) {
+			super("Redis error: " + line);
+		}
+
 	}
 
 }

@@ -1,0 +1,185 @@
+package io.github.distlock.redis;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+import javax.net.ssl.SSLException;
+
+import org.redisson.client.RedisAuthRequiredException;
+import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.RedisWrongPasswordException;
+
+import io.github.distlock.LockStoreConnectionException;
+
+/**
+ * Finds why a connection to Redis could not be set up, wherever Redisson buried it ("Unable to connect", "Subscription
+ * response timeout", an execution exception around a completion exception), and says it first: the refused
+ * credentials, the untrusted or mismatched certificate, the protocol mismatch, the missing permission. The password
+ * is never part of the message: Redisson masks it in the commands it reports, and only the server's own words are
+ * kept.
+ */
+final class RedisConnectionDiagnosis {
+
+	private static final String ACL_ACTION = "grant the permissions listed in distlock's README, section "
+			+ "\"Least-privilege Redis user\"";
+
+	private RedisConnectionDiagnosis() {
+	}
+
+	/**
+	 * @param timeoutMillis the longest the failed step was allowed, for messages about a silent server
+	 */
+	static LockStoreConnectionException diagnose(Throwable failure, RedisTarget target, long timeoutMillis) {
+		List<Throwable> chain = chain(failure);
+		String store = target.description();
+		Throwable wrongPassword = find(chain, RedisWrongPasswordException.class);
+		if (wrongPassword != null) {
+			return new LockStoreConnectionException(store, "Authentication failed for " + target.user() + " at "
+					+ store + ": Redis answered " + RedisFailures.serverMessage(wrongPassword),
+					"Check the user name and password distlock connects with (spring.data.redis.username and "
+							+ "spring.data.redis.password, or username and password in the Redisson file); the user "
+							+ "must exist and be enabled (ACL SETUSER <user> on).",
+					failure);
+		}
+		Throwable authRequired = find(chain, RedisAuthRequiredException.class);
+		if (authRequired != null) {
+			return new LockStoreConnectionException(store, "Authentication required by " + store
+					+ ", and distlock gave no password: Redis answered " + RedisFailures.serverMessage(authRequired),
+					"Set spring.data.redis.password (and spring.data.redis.username for an ACL user), or password "
+							+ "in the Redisson file.",
+					failure);
+		}
+		Throwable refused = refusal(chain);
+		if (refused != null) {
+			String code = RedisFailures.refusal(refused);
+			return new LockStoreConnectionException(store, "Redis refused " + target.user() + " at " + store + ": "
+					+ RedisFailures.describe(refused, code),
+					"NOPERM".equals(code) ? ACL_ACTION + "." : RedisFailures.advice(code, "distlock"), failure);
+		}
+		LockStoreConnectionException tls = tlsFailure(chain, target, failure);
+		if (tls != null) {
+			return tls;
+		}
+		if (find(chain, ConnectException.class) != null) {
+			return new LockStoreConnectionException(store, "Connection refused by " + store
+					+ ": nothing listens on that port", "Check the host and port, and that Redis runs.", failure);
+		}
+		Throwable unknownHost = find(chain, UnknownHostException.class);
+		if (unknownHost != null) {
+			return new LockStoreConnectionException(store, "Unknown host for " + store + ": "
+					+ unknownHost.getMessage(), "Check the host name.", failure);
+		}
+		if (find(chain, io.netty.channel.ConnectTimeoutException.class) != null) {
+			return new LockStoreConnectionException(store, "No connection to " + store + " within " + timeoutMillis
+					+ " ms: the host did not accept one", "Check the host, the port and any firewall between.",
+					failure);
+		}
+		if (find(chain, RedisTimeoutException.class) != null || find(chain, TimeoutException.class) != null) {
+			return silent(target, timeoutMillis, failure);
+		}
+		Throwable root = chain.get(chain.size() - 1);
+		return new LockStoreConnectionException(store, "Could not connect to " + store + ": "
+				+ RedisFailures.serverMessage(root), "Check the Redis settings and that Redis runs.", failure);
+	}
+
+	/** A server that took the connection and then said nothing: most often a TLS mismatch. */
+	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure) {
+		String store = target.description();
+		if (target.tls()) {
+			return new LockStoreConnectionException(store, "TLS: no TLS handshake with " + store + " within "
+					+ timeoutMillis + " ms; the port most likely serves plain Redis, not TLS",
+					"If the port serves plain Redis, turn TLS off (redis:// instead of rediss://, "
+							+ "spring.data.redis.ssl.enabled=false); else check that Redis answers.",
+					failure);
+		}
+		return new LockStoreConnectionException(store, store + " accepted the connection but did not answer within "
+				+ timeoutMillis + " ms; if that port serves TLS, the client must use TLS",
+				"If the port is a TLS port, turn TLS on (rediss://, spring.data.redis.ssl.enabled=true or an SSL "
+						+ "bundle); else check that Redis is not stalled (SIGSTOP, CLIENT PAUSE, a long script).",
+				failure);
+	}
+
+	private static LockStoreConnectionException tlsFailure(List<Throwable> chain, RedisTarget target,
+			Throwable failure) {
+		SSLException ssl = find(chain, SSLException.class);
+		CertificateException certificate = find(chain, CertificateException.class);
+		if (ssl == null && certificate == null) {
+			return null;
+		}
+		String store = target.description();
+		if (find(chain, CertPathBuilderException.class) != null || find(chain, CertPathValidatorException.class) != null
+				|| mentions(chain, "PKIX path")) {
+			return new LockStoreConnectionException(store, "TLS: server certificate not trusted by distlock's "
+					+ "client at " + store + " (" + rootMessage(chain) + ")",
+					"Trust the CA that signed the Redis certificate: an SSL bundle with its truststore "
+							+ "(spring.data.redis.ssl.bundle), or sslTruststore in the Redisson file.",
+					failure);
+		}
+		if (find(chain, CertificateExpiredException.class) != null) {
+			return new LockStoreConnectionException(store, "TLS: server certificate of " + store + " has expired ("
+					+ rootMessage(chain) + ")", "Renew the Redis server's certificate.", failure);
+		}
+		if (mentions(chain, "No subject alternative") || mentions(chain, "No name matching")) {
+			return new LockStoreConnectionException(store, "TLS: server certificate does not match the host of "
+					+ store + " (" + rootMessage(chain) + ")",
+					"Connect by a host name the certificate names, or issue the certificate with this host in its "
+							+ "subjectAltName.",
+					failure);
+		}
+		if (mentions(chain, "not an SSL/TLS record") || mentions(chain, "Unsupported or unrecognized SSL message")) {
+			return new LockStoreConnectionException(store, "TLS: " + store + " does not answer in TLS; the port "
+					+ "serves plain Redis", "Turn TLS off (redis://, spring.data.redis.ssl.enabled=false), or use the "
+							+ "server's TLS port.",
+					failure);
+		}
+		return new LockStoreConnectionException(store, "TLS handshake with " + store + " failed: "
+				+ rootMessage(chain), "Check the TLS settings of the client and of Redis.", failure);
+	}
+
+	/** A Redis error reply among the causes that waiting will not cure, such as NOPERM. */
+	private static Throwable refusal(List<Throwable> chain) {
+		for (Throwable cause : chain) {
+			if (RedisFailures.refusal(cause) != null) {
+				return cause;
+			}
+		}
+		return null;
+	}
+
+	private static List<Throwable> chain(Throwable failure) {
+		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<Throwable> chain = new ArrayList<>();
+		for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
+			chain.add(cause);
+		}
+		return chain;
+	}
+
+	private static <T extends Throwable> T find(List<Throwable> chain, Class<T> type) {
+		for (Throwable cause : chain) {
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
+			}
+		}
+		return null;
+	}
+
+	private static boolean mentions(List<Throwable> chain, String text) {
+		return chain.stream().anyMatch((cause) -> String.valueOf(cause.getMessage()).contains(text));
+	}
+
+	private static String rootMessage(List<Throwable> chain) {
+		return RedisFailures.serverMessage(chain.get(chain.size() - 1));
+	}
+
+}

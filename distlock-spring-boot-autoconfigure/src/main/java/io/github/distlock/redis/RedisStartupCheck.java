@@ -1,0 +1,137 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.redisson.Redisson;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.BaseConfig;
+import org.redisson.config.BaseMasterSlaveServersConfig;
+import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
+
+import io.github.distlock.LockStoreConnectionException;
+
+/**
+ * Start-up checks that turn a misconfigured Redis connection into one clear {@link LockStoreConnectionException}
+ * within about one connect timeout, instead of a client that retries for many seconds and then reports the cause
+ * several levels deep.
+ * <ul>
+ * <li>{@link #connect(Config)}, before a client is built from a configuration: one connection attempt, without
+ * retries, with the configuration's credentials and TLS settings.</li>
+ * <li>{@link #verify(RedissonClient, String, Duration)}, on any client, before the engine uses it: a script on a key
+ * inside the prefix, and a publication and a subscription on the prefix's channels, each bounded.</li>
+ * </ul>
+ */
+public final class RedisStartupCheck {
+
+	/** Redisson's own default command timeout, for the configurations whose settings are not read. */
+	private static final int DEFAULT_TIMEOUT_MILLIS = 3000;
+
+	private RedisStartupCheck() {
+	}
+
+	/**
+	 * Connects once with a copy of the configuration, retrying nothing and waiting at most its connect timeout for
+	 * each step, then closes that connection. Replicated and master/replica configurations are not checked.
+	 * @throws LockStoreConnectionException naming the cause when the connection cannot be set up
+	 */
+	public static void connect(Config config) {
+		Config probe = new Config(config);
+		RedisTarget target = RedisTarget.of(probe);
+		if (target == null) {
+			return;
+		}
+		BaseConfig<?> server = target.server();
+		int connectTimeout = server.getConnectTimeout();
+		// One attempt, bounded by the connect timeout: Redisson's start-up would try again retryAttempts times,
+		// retryInterval apart, each within its own timeouts, before it reports anything.
+		server.setRetryAttempts(0);
+		server.setTimeout(connectTimeout);
+		server.setSubscriptionTimeout(connectTimeout);
+		if (server instanceof SingleServerConfig single) {
+			single.setConnectionMinimumIdleSize(1).setSubscriptionConnectionMinimumIdleSize(1);
+		}
+		else if (server instanceof BaseMasterSlaveServersConfig<?> masterSlave) {
+			masterSlave.setMasterConnectionMinimumIdleSize(1)
+				.setSlaveConnectionMinimumIdleSize(1)
+				.setSubscriptionConnectionMinimumIdleSize(1);
+		}
+		probe.setThreads(1);
+		probe.setNettyThreads(2);
+		RedissonClient client;
+		try {
+			client = Redisson.create(probe);
+		}
+		catch (RuntimeException ex) {
+			throw RedisConnectionDiagnosis.diagnose(ex, target, connectTimeout);
+		}
+		client.shutdown(0, connectTimeout, TimeUnit.MILLISECONDS);
+	}
+
+	/** As {@link #verify(RedissonClient, String, Duration)}, each step within the client's own command timeout. */
+	public static void verify(RedissonClient client, String keyPrefix) {
+		RedisTarget target = RedisTarget.of(client.getConfig());
+		int timeout = (target != null) ? target.server().getTimeout() : DEFAULT_TIMEOUT_MILLIS;
+		verify(client, keyPrefix, Duration.ofMillis(timeout));
+	}
+
+	/**
+	 * Checks that the client can do what the engine needs: run a script that declares a key inside the prefix,
+	 * publish on and subscribe to the prefix's channels. Each step waits at most {@code timeout}.
+	 * @throws LockStoreConnectionException naming the cause (a missing permission, a silent server) when it cannot
+	 */
+	public static void verify(RedissonClient client, String keyPrefix, Duration timeout) {
+		RedisTarget target = RedisTarget.orUnknown(client.getConfig());
+		RedisLockKeys keys = new RedisLockKeys(keyPrefix);
+		try {
+			new LockScripts(client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(keys.healthKey()));
+			// A channel no engine listens on: the publication tests the permission and wakes nobody.
+			client.getTopic(keyPrefix + ":released:startup-check", StringCodec.INSTANCE).publish("");
+		}
+		catch (RuntimeException ex) {
+			throw RedisConnectionDiagnosis.diagnose(ex, target, timeout.toMillis());
+		}
+		subscribe(client, keyPrefix + ":released", target, timeout);
+	}
+
+	/**
+	 * Redis answers a SUBSCRIBE it refuses (a channel outside the user's channel patterns, or no permission for the
+	 * command) without a confirmation that the client waits for; a subscription left unconfirmed is that refusal.
+	 */
+	private static void subscribe(RedissonClient client, String channel, RedisTarget target, Duration timeout) {
+		RTopic topic = client.getTopic(channel, StringCodec.INSTANCE);
+		CompletableFuture<Integer> subscription = topic.addListenerAsync(String.class, (ch, message) -> {
+		}).toCompletableFuture();
+		try {
+			int listener = subscription.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			topic.removeListener(listener);
+		}
+		catch (TimeoutException ex) {
+			subscription.thenAccept(topic::removeListener);
+			String store = target.description();
+			throw new LockStoreConnectionException(store, "Redis did not confirm the subscription of "
+					+ target.user() + " to channel '" + channel + "' within " + timeout.toMillis() + " ms at " + store
+					+ "; the usual cause is an ACL without the channel pattern or the SUBSCRIBE command",
+					"Grant the channel pattern and commands listed in distlock's README, section \"Least-privilege "
+							+ "Redis user\" (for this prefix, &" + channel.substring(0, channel.lastIndexOf(':'))
+							+ ":*).",
+					ex);
+		}
+		catch (ExecutionException ex) {
+			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, timeout.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while checking the Redis subscription", ex);
+		}
+	}
+
+}
