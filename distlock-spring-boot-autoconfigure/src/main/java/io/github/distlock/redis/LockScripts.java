@@ -63,7 +63,7 @@ class LockScripts {
 				result = this.script.evalSha(Mode.READ_WRITE, lua.sha, returnType, keys, args);
 			}
 			catch (RedisNoScriptException ex) {
-				// EVAL both runs the script and puts it back in the server's script cache.
+				// Redisson runs a script by text as SCRIPT LOAD and EVALSHA, which puts it back in the cache.
 				result = this.script.eval(Mode.READ_WRITE, lua.text, returnType, keys, args);
 			}
 		}

@@ -32,6 +32,9 @@ import io.github.distlock.LockStoreConnectionException;
  */
 public final class RedisStartupCheck {
 
+	/** Beyond the connect timeout, for building the client itself (a cold JVM loads Netty and Redisson first). */
+	private static final long GRACE_MILLIS = 500;
+
 	/** Redisson's own default command timeout, for the configurations whose settings are not read. */
 	private static final int DEFAULT_TIMEOUT_MILLIS = 3000;
 
@@ -39,8 +42,8 @@ public final class RedisStartupCheck {
 	}
 
 	/**
-	 * Connects once with a copy of the configuration, retrying nothing and waiting at most its connect timeout for
-	 * each step, then closes that connection. Replicated and master/replica configurations are not checked.
+	 * Connects once with a copy of the configuration, retrying nothing and giving up after its connect timeout
+	 * (and half a second to build the client), then closes that connection. Replicated and master/replica configurations are not checked.
 	 * @throws LockStoreConnectionException naming the cause when the connection cannot be set up
 	 */
 	public static void connect(Config config) {
@@ -66,14 +69,40 @@ public final class RedisStartupCheck {
 		}
 		probe.setThreads(1);
 		probe.setNettyThreads(2);
+		// Some failures Redisson reports only after several of its own timeouts (a TLS handshake with a plain
+		// server); the check gives up at the connect timeout, on a thread of its own.
+		CompletableFuture<RedissonClient> connecting = new CompletableFuture<>();
+		Thread connector = new Thread(() -> {
+			try {
+				connecting.complete(Redisson.create(probe));
+			}
+			catch (Throwable ex) {
+				connecting.completeExceptionally(ex);
+			}
+		}, "distlock-startup-check");
+		connector.setDaemon(true);
+		connector.start();
+		long limit = connectTimeout + GRACE_MILLIS;
 		RedissonClient client;
 		try {
-			client = Redisson.create(probe);
+			client = connecting.get(limit, TimeUnit.MILLISECONDS);
 		}
-		catch (RuntimeException ex) {
+		catch (ExecutionException ex) {
+			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, connectTimeout);
+		}
+		catch (TimeoutException ex) {
+			connecting.thenAccept(RedisStartupCheck::close);
 			throw RedisConnectionDiagnosis.diagnose(ex, target, connectTimeout);
 		}
-		client.shutdown(0, connectTimeout, TimeUnit.MILLISECONDS);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while connecting to " + target.description(), ex);
+		}
+		close(client);
+	}
+
+	private static void close(RedissonClient client) {
+		client.shutdown(0, 2, TimeUnit.SECONDS);
 	}
 
 	/** As {@link #verify(RedissonClient, String, Duration)}, each step within the client's own command timeout. */

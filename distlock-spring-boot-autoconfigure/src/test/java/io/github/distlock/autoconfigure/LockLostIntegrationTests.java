@@ -39,7 +39,7 @@ import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RedisServer;
 import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -305,8 +305,8 @@ class LockLostIntegrationTests {
 		});
 	}
 
-	private static RedisProcess process() {
-		return (RedisProcess) redis.server();
+	private static RedisServer process() {
+		return redis.server();
 	}
 
 	private static LostLock awaitLossUnchecked(Duration within) {

@@ -1,0 +1,214 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.distlock.LockStoreConnectionException;
+import io.github.distlock.test.LeastPrivilegeRedis;
+import io.github.distlock.test.TlsRedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A misconfigured Redis connection fails start-up within about one connect timeout, with its cause at the top of the
+ * message and of Spring Boot's failure report, and never with the password in it. Each case on a real server:
+ * refused credentials, an untrusted or mismatched certificate, a protocol mismatch either way, a missing channel
+ * permission.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RedisStartupFailureIntegrationTests {
+
+	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+	/** What a start-up may take beyond one connect timeout: building contexts and clients, on a busy machine. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
+	private static final String WRONG_PASSWORD = "not-the-password-7f3a";
+
+	private static LeastPrivilegeRedis secured;
+
+	private static TlsRedis tlsByIp;
+
+	private static TlsRedis tlsForAnotherHost;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				DistLockAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
+
+	@BeforeAll
+	static void startServers() {
+		secured = LeastPrivilegeRedis.start();
+		tlsByIp = TlsRedis.start("IP:127.0.0.1");
+		tlsForAnotherHost = TlsRedis.start("DNS:redis.distlock.invalid");
+	}
+
+	@AfterAll
+	static void stopServers() {
+		for (AutoCloseable server : new AutoCloseable[] { secured, tlsByIp, tlsForAnotherHost }) {
+			try {
+				if (server != null) {
+					server.close();
+				}
+			}
+			catch (Exception ex) {
+				// the next server still closes
+			}
+		}
+	}
+
+	@Test
+	void theRightCredentialsStartAndAreCheckedOnce() {
+		this.runner.withPropertyValues(securedAs(LeastPrivilegeRedis.USER, secured.password()))
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aWrongPasswordSaysAuthenticationFailedForTheUserAndNeverPrintsThePassword(CapturedOutput output) {
+		Failure failure = start(securedAs(LeastPrivilegeRedis.USER, WRONG_PASSWORD));
+		failure.assertCause("Authentication failed for user 'distlock' at Redis at redis://127.0.0.1:" + secured.port()
+				+ ": Redis answered WRONGPASS");
+		failure.assertAction("spring.data.redis.password");
+		assertThat(failure.allMessages()).doesNotContain(WRONG_PASSWORD);
+		assertThat(output.getAll()).doesNotContain(WRONG_PASSWORD);
+	}
+
+	@Test
+	void anUnknownUserSaysAuthenticationFailedForThatUser() {
+		start(securedAs("ghost", WRONG_PASSWORD)).assertCause("Authentication failed for user 'ghost'");
+	}
+
+	@Test
+	void noPasswordForAServerThatWantsOneSaysAuthenticationRequired() {
+		start("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + secured.port())
+			.assertCause("Authentication required by Redis at redis://127.0.0.1:" + secured.port()
+					+ ", and distlock gave no password");
+	}
+
+	@Test
+	void aMissingChannelPermissionSaysWhichPermissionIsMissing() {
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		rules.remove("&distlock:*");
+		secured.grant(rules);
+		try {
+			Failure failure = start(securedAs(LeastPrivilegeRedis.USER, secured.password()));
+			failure.assertCause("Redis refused user 'distlock' at Redis at redis://127.0.0.1:" + secured.port()
+					+ ": NOPERM");
+			failure.assertCause("channels");
+			failure.assertAction("Least-privilege Redis user");
+		}
+		finally {
+			secured.grant(LeastPrivilegeRedis.readmeRules());
+		}
+	}
+
+	@Test
+	void aTrustedCertificateForTheHostStarts() {
+		this.runner.withPropertyValues(tls(tlsByIp.tlsPort()))
+			.withPropertyValues(trusting(tlsByIp))
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void anUntrustedCertificateSaysSo() {
+		start(tls(tlsByIp.tlsPort())).assertCause("TLS: server certificate not trusted");
+	}
+
+	@Test
+	void aCertificateForAnotherHostSaysItDoesNotMatch() {
+		Failure failure = start(merge(tls(tlsForAnotherHost.tlsPort()), trusting(tlsForAnotherHost)));
+		failure.assertCause("TLS: server certificate does not match the host of Redis at rediss://127.0.0.1:"
+				+ tlsForAnotherHost.tlsPort());
+	}
+
+	@Test
+	void aPlainClientOnATlsPortSaysTheClientMustUseTls() {
+		start("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + tlsByIp.tlsPort())
+			.assertCause("accepted the connection but did not answer within 2000 ms; if that port serves TLS, "
+					+ "the client must use TLS");
+	}
+
+	@Test
+	void aTlsClientOnAPlainPortSaysThePortServesPlainRedis() {
+		start(tls(tlsByIp.plainPort())).assertCause("TLS: ").assertCause("plain Redis");
+	}
+
+	private static String[] securedAs(String user, String password) {
+		return new String[] { "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + secured.port(),
+				"spring.data.redis.username=" + user, "spring.data.redis.password=" + password };
+	}
+
+	private static String[] tls(int port) {
+		return new String[] { "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port,
+				"spring.data.redis.ssl.enabled=true" };
+	}
+
+	private static String[] trusting(TlsRedis server) {
+		return new String[] { "spring.ssl.bundle.pem.redis.truststore.certificate=file:" + server.caCertificate(),
+				"spring.data.redis.ssl.bundle=redis" };
+	}
+
+	private static String[] merge(String[] first, String[] second) {
+		List<String> all = new ArrayList<>(List.of(first));
+		all.addAll(List.of(second));
+		return all.toArray(String[]::new);
+	}
+
+	/** Starts a context that must fail, and times it. */
+	private Failure start(String... properties) {
+		Failure[] failure = new Failure[1];
+		long start = System.nanoTime();
+		this.runner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			failure[0] = new Failure(context.getStartupFailure());
+		});
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(took).as("start-up failed within one connect timeout").isLessThan(CONNECT_TIMEOUT.plus(SLACK));
+		return failure[0];
+	}
+
+	/** A start-up failure as users see it: the context's exception, and Spring Boot's report of it. */
+	private record Failure(Throwable startup) {
+
+		/** The cause is in the top-level message and leads the failure report. */
+		Failure assertCause(String text) {
+			assertThat(this.startup.getMessage()).contains(text);
+			assertThat(analysis().getDescription()).startsWith("distlock could not use its lock store. ")
+				.contains(text);
+			return this;
+		}
+
+		void assertAction(String text) {
+			assertThat(analysis().getAction()).contains(text);
+		}
+
+		FailureAnalysis analysis() {
+			FailureAnalysis analysis = new LockStoreConnectionFailureAnalyzer().analyze(this.startup);
+			assertThat(analysis).as("Spring Boot's report of " + this.startup).isNotNull();
+			return analysis;
+		}
+
+		String allMessages() {
+			StringBuilder all = new StringBuilder();
+			for (Throwable cause = this.startup; cause != null; cause = cause.getCause()) {
+				all.append(cause).append('\n');
+			}
+			return all.toString();
+		}
+
+	}
+
+}

@@ -1,0 +1,237 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.test.LeastPrivilegeRedis;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's least-privilege ACL is enough, and every grant in it is needed: with the whole ACL a lock's life
+ * (start-up checks, acquire, extend, a waiter that gives up, a hand-over, renewal, verification, release) runs
+ * without a single refusal; without any one command, key pattern or channel pattern, some step of it is refused
+ * with NOPERM. The optional {@code +info} only costs the eviction-policy check.
+ */
+class LeastPrivilegeAclIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+	private static LeastPrivilegeRedis redis;
+
+	@BeforeAll
+	static void start() {
+		redis = LeastPrivilegeRedis.start();
+	}
+
+	@AfterAll
+	static void stop() {
+		redis.close();
+	}
+
+	@Test
+	void theWholeAclRunsALocksLifeWithoutARefusal() {
+		redis.grant(LeastPrivilegeRedis.readmeRules());
+		assertThat(lifecycle()).isEmpty();
+		try (RespClient admin = redis.client()) {
+			assertThat(admin.keys("distlock*")).as("keys left").isEmpty();
+		}
+	}
+
+	static Stream<String> requiredGrants() {
+		return LeastPrivilegeRedis.readmeRules()
+			.stream()
+			.filter((rule) -> rule.startsWith("+") || rule.startsWith("~") || rule.startsWith("&"))
+			.filter((rule) -> !rule.equals("+info"));
+	}
+
+	@ParameterizedTest(name = "without {0}")
+	@MethodSource("requiredGrants")
+	void everyGrantIsNeeded(String grant) {
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		rules.remove(grant);
+		redis.grant(rules);
+		try {
+			List<String> problems = lifecycle();
+			assertThat(problems).as("a lock's life without " + grant).isNotEmpty();
+			assertThat(String.join("\n", problems)).containsAnyOf("NOPERM", "can't run this command",
+					"did not confirm the subscription", "still subscribed");
+		}
+		finally {
+			redis.grant(LeastPrivilegeRedis.readmeRules());
+			try (RespClient admin = redis.client()) {
+				for (String key : admin.keys("distlock*")) {
+					admin.call("DEL", key);
+				}
+			}
+		}
+	}
+
+	@Test
+	void withoutInfoLockingWorksAndTheEvictionPolicyIsUnknown() {
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		rules.remove("+info");
+		redis.grant(rules);
+		try {
+			assertThat(lifecycle()).isEmpty();
+			RedissonClient client = Redisson.create(config());
+			try {
+				EvictionPolicy policy = new EvictionPolicyReader(client, TIMEOUT).read();
+				assertThat(policy.isKnown()).isFalse();
+				assertThat(policy.unknownBecause()).contains("NOPERM");
+			}
+			finally {
+				client.shutdown(0, 2, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			redis.grant(LeastPrivilegeRedis.readmeRules());
+		}
+	}
+
+	private static Config config() {
+		Config config = RedisTestClients.config(redis.url(), TIMEOUT);
+		config.setUsername(redis.username());
+		config.setPassword(redis.password());
+		return config;
+	}
+
+	/**
+	 * One lock's life through every script and channel the engine uses.
+	 * @return what went wrong, in order; empty when nothing did
+	 */
+	private static List<String> lifecycle() {
+		List<String> problems = new CopyOnWriteArrayList<>();
+		RedissonClient client = null;
+		RedisLockEngine first = null;
+		RedisLockEngine second = null;
+		try (RespClient admin = redis.client()) {
+			// Scripts loaded by an earlier life would hide a missing permission to load them.
+			admin.call("SCRIPT", "FLUSH");
+		}
+		try {
+			Config config = config();
+			RedisStartupCheck.connect(config);
+			client = Redisson.create(config);
+			RedisStartupCheck.verify(client, "distlock", TIMEOUT);
+			first = new RedisLockEngine(client, "distlock", TIMEOUT, (lost) -> problems.add("lost: " + lost));
+			second = new RedisLockEngine(client, "distlock", TIMEOUT, (lost) -> problems.add("lost: " + lost));
+
+			LockHandle held = first.acquire(request(Duration.ZERO));
+			if (!held.extend(Duration.ofSeconds(2))) {
+				problems.add("extend refused");
+			}
+			try {
+				second.acquire(request(Duration.ofMillis(100)));
+				problems.add("a held lock was granted twice");
+			}
+			catch (LockAcquisitionException expected) {
+				if (expected.isStoreUnavailable()) {
+					problems.add("store unavailable: " + expected.getMessage());
+				}
+			}
+			RedisLockEngine waiting = second;
+			CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(() -> {
+				try {
+					return waiting.acquire(request(Duration.ofSeconds(5)));
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			awaitQueued();
+			held.release();
+			LockHandle next = waiter.get(5, TimeUnit.SECONDS);
+			long deadline = next.leaseDeadlineNanos();
+			long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+			while (next.leaseDeadlineNanos() == deadline && System.nanoTime() < giveUp) {
+				// Polling the handle: the watchdog signals a renewal by nothing else.
+				Thread.sleep(20);
+			}
+			if (next.leaseDeadlineNanos() == deadline) {
+				problems.add("never renewed");
+			}
+			if (!next.verify()) {
+				problems.add("verification failed");
+			}
+			if (!next.release()) {
+				problems.add("release failed");
+			}
+		}
+		catch (Exception ex) {
+			problems.add(describe(ex));
+		}
+		finally {
+			closeQuietly(first, problems);
+			closeQuietly(second, problems);
+			try (RespClient admin = redis.client()) {
+				List<?> subscribers = (List<?>) admin.call("PUBSUB", "NUMSUB", "distlock:released");
+				if (client != null && !"0".equals(String.valueOf(subscribers.get(1)))) {
+					problems.add("still subscribed to distlock:released after the engines closed");
+				}
+			}
+			if (client != null) {
+				client.shutdown(0, 2, TimeUnit.SECONDS);
+			}
+		}
+		return new ArrayList<>(problems);
+	}
+
+	private static LockRequest request(Duration waitTime) {
+		// A short lease: the watchdog renews every 100 ms, so the life includes renewals.
+		return new LockRequest("acl", "life", Duration.ofMillis(300), waitTime, true, null);
+	}
+
+	/** Waits until the second engine's waiter is queued: the waiter marks the lock ("|w") when it queues. */
+	private static void awaitQueued() throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		try (RespClient admin = redis.client()) {
+			while (System.nanoTime() < deadline) {
+				String value = admin.get("distlock:{acl:life}");
+				if (value != null && value.endsWith("|w")) {
+					return;
+				}
+				Thread.sleep(5);
+			}
+		}
+	}
+
+	private static void closeQuietly(RedisLockEngine engine, List<String> problems) {
+		if (engine != null) {
+			try {
+				engine.close();
+			}
+			catch (RuntimeException ex) {
+				problems.add("close: " + describe(ex));
+			}
+		}
+	}
+
+	private static String describe(Throwable failure) {
+		StringBuilder text = new StringBuilder();
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			text.append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage()).append(" | ");
+		}
+		return text.toString();
+	}
+
+}

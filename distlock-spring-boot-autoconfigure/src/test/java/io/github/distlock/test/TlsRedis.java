@@ -1,0 +1,106 @@
+package io.github.distlock.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real Redis serving TLS on a port of its own, with a certificate signed by a throw-away CA, made with
+ * {@code openssl}. The certificate names what it is given, so a client connecting by another name sees a mismatch.
+ * The plain port stays open for the fixture.
+ */
+public final class TlsRedis implements AutoCloseable {
+
+	private final Path dir;
+
+	private final int tlsPort;
+
+	private final RedisProcess process;
+
+	private TlsRedis(Path dir, int tlsPort, RedisProcess process) {
+		this.dir = dir;
+		this.tlsPort = tlsPort;
+		this.process = process;
+	}
+
+	/**
+	 * @param subjectAltName what the server's certificate names, such as {@code IP:127.0.0.1} or
+	 * {@code DNS:redis.example}
+	 */
+	public static TlsRedis start(String subjectAltName) {
+		try {
+			Path dir = Files.createTempDirectory("distlock-tls-");
+			openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
+					"-days", "2", "-subj", "/CN=distlock test CA");
+			openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+					"/CN=distlock test server");
+			Files.writeString(dir.resolve("san.ext"), "subjectAltName=" + subjectAltName + "\n");
+			openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+					"-out", "server.crt", "-days", "2", "-extfile", "san.ext");
+			int tlsPort = RedisProcess.freePort();
+			RedisProcess process = RedisServers.startProcess(List.of("--tls-port", String.valueOf(tlsPort),
+					"--tls-cert-file", dir.resolve("server.crt").toString(), "--tls-key-file",
+					dir.resolve("server.key").toString(), "--tls-ca-cert-file", dir.resolve("ca.crt").toString(),
+					"--tls-auth-clients", "no"));
+			return new TlsRedis(dir, tlsPort, process);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void openssl(Path dir, String... args) throws IOException {
+		List<String> command = new ArrayList<>(List.of("openssl"));
+		command.addAll(List.of(args));
+		Process process;
+		try {
+			process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The TLS tests need openssl to make certificates: install it "
+					+ "(apt-get install -y openssl) and run them again", ex);
+		}
+		try {
+			String output = new String(process.getInputStream().readAllBytes());
+			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+				throw new IllegalStateException("openssl " + String.join(" ", args) + " failed: " + output);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	public int tlsPort() {
+		return this.tlsPort;
+	}
+
+	/** The plain (non-TLS) port of the same server. */
+	public int plainPort() {
+		return this.process.port();
+	}
+
+	/** The CA certificate that signed the server's, in PEM. */
+	public Path caCertificate() {
+		return this.dir.resolve("ca.crt");
+	}
+
+	@Override
+	public void close() {
+		this.process.close();
+		try (Stream<Path> files = Files.walk(this.dir)) {
+			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a temporary directory left behind is harmless
+		}
+	}
+
+}
