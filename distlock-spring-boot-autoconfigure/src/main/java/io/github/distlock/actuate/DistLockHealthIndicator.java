@@ -5,46 +5,40 @@ import java.time.Duration;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import io.github.distlock.redis.EvictionPolicy;
-import io.github.distlock.redis.EvictionPolicyReader;
-import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.engine.CheckableLockEngine;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
- * Health of locking: UP while Redis answers within the timeout, accepts distlock's lock commands and the watchdog
- * keeps up with renewals; DOWN otherwise, saying which: no answer in time, unreachable, or refused (a missing
- * permission, a full memory, a read-only replica) with Redis' own words. Details tell the round-trip time, how many locks this instance holds, how many it lost, and how late
- * renewal runs. Never an address, a password or a key.
+ * Health of locking: UP while the lock store answers within the timeout, accepts distlock's lock commands and the
+ * watchdog keeps up with renewals; DOWN otherwise, saying which: no answer in time, unreachable, or refused (for
+ * Redis: a missing permission, a full memory, a read-only replica) in the store's own words. Details tell the
+ * round-trip time, how many locks this instance holds, how many it lost, and how late renewal runs, plus what the
+ * engine adds about its store's configuration (for Redis, its eviction policy). Never an address, a password or a
+ * key.
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
-	private final RedisLockEngine engine;
+	private final ObservableLockEngine engine;
+
+	private final CheckableLockEngine store;
 
 	private final Duration timeout;
 
 	private final Duration maxRenewalLag;
 
-	private final EvictionPolicyReader evictionPolicy;
-
 	/**
-	 * @param timeout the longest the check waits for Redis, so a hung Redis cannot hang the health endpoint
+	 * @param engine the engine whose locks are counted
+	 * @param store the same engine, seen through its store check
+	 * @param timeout the longest the check waits for the store, so a hung store cannot hang the health endpoint
 	 * @param maxRenewalLag how late renewal may run before locks are at risk and health is DOWN
 	 */
-	public DistLockHealthIndicator(RedisLockEngine engine, Duration timeout, Duration maxRenewalLag) {
-		this(engine, timeout, maxRenewalLag, null);
-	}
-
-	/**
-	 * @param evictionPolicy reads Redis's eviction policy on each check, once Redis has answered the ping; null to
-	 * leave the {@code evictionPolicy} detail out. A policy that can evict locks is a configuration risk, not an
-	 * outage: it adds a {@code warning} detail and leaves health UP.
-	 */
-	public DistLockHealthIndicator(RedisLockEngine engine, Duration timeout, Duration maxRenewalLag,
-			EvictionPolicyReader evictionPolicy) {
+	public DistLockHealthIndicator(ObservableLockEngine engine, CheckableLockEngine store, Duration timeout,
+			Duration maxRenewalLag) {
 		super((ex) -> "distlock health check failed");
 		this.engine = engine;
+		this.store = store;
 		this.timeout = timeout;
 		this.maxRenewalLag = maxRenewalLag;
-		this.evictionPolicy = evictionPolicy;
 	}
 
 	@Override
@@ -54,35 +48,26 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("locksLost", this.engine.statistics().lost())
 			.withDetail("renewalLagMillis", renewalLag.toMillis());
 		try {
-			Duration roundTrip = this.engine.ping(this.timeout);
+			Duration roundTrip = this.store.ping(this.timeout);
 			builder.withDetail("roundTripMillis", roundTrip.toMillis());
 		}
 		catch (RuntimeException ex) {
-			builder.down().withDetail("error", this.engine.describeFailure(ex, this.timeout));
+			builder.down().withDetail("error", this.store.describeFailure(ex, this.timeout));
 			return;
 		}
-		String refusal = this.engine.standingRefusal();
+		String refusal = this.store.standingRefusal();
 		if (refusal != null) {
-			builder.down().withDetail("error", "Redis refuses distlock's lock commands: " + refusal);
+			builder.down().withDetail("error", refusal);
 			return;
 		}
-		addEvictionPolicy(builder);
+		// Read on every check, so a setting fixed on the store shows without a restart. A warning among them is a
+		// configuration risk (an eviction policy that can evict locks), not an outage: health stays UP.
+		builder.withDetails(this.store.storeDetails(this.timeout));
 		if (renewalLag.compareTo(this.maxRenewalLag) > 0) {
 			builder.down().withDetail("error", "lease renewal runs " + renewalLag.toMillis() + " ms late");
 			return;
 		}
 		builder.up();
-	}
-
-	private void addEvictionPolicy(Health.Builder builder) {
-		if (this.evictionPolicy == null) {
-			return;
-		}
-		EvictionPolicy policy = this.evictionPolicy.read();
-		builder.withDetail("evictionPolicy", policy.policy());
-		if (policy.hazard() != null) {
-			builder.withDetail("warning", policy.hazard());
-		}
 	}
 
 }

@@ -1,14 +1,13 @@
 package io.github.distlock.actuate;
 
-import io.github.distlock.engine.DisplayedKey;
-
 import java.util.List;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
-import io.github.distlock.redis.HeldLockView;
-import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.engine.DisplayedKey;
+import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
  * The {@code distlocks} endpoint: the locks this instance holds now.
@@ -16,19 +15,15 @@ import io.github.distlock.redis.RedisLockEngine;
 @Endpoint(id = "distlocks")
 public class DistLocksEndpoint {
 
-	private final RedisLockEngine engine;
+	private final ObservableLockEngine engine;
 
-	public DistLocksEndpoint(RedisLockEngine engine) {
+	public DistLocksEndpoint(ObservableLockEngine engine) {
 		this.engine = engine;
 	}
 
 	@ReadOperation
 	public HeldLocks locks() {
 		return new HeldLocks(this.engine.heldLocks().stream().map(HeldLock::of).toList());
-	}
-
-	protected RedisLockEngine engine() {
-		return this.engine;
 	}
 
 	/** The endpoint's answer. */

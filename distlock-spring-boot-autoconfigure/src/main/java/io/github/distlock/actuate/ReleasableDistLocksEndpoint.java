@@ -6,7 +6,8 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.engine.ForceReleasableLockEngine;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
  * The {@code distlocks} endpoint with a force-release operation, for a lock stuck with a live but hung holder.
@@ -16,13 +17,20 @@ import io.github.distlock.redis.RedisLockEngine;
 @Endpoint(id = "distlocks")
 public class ReleasableDistLocksEndpoint extends DistLocksEndpoint {
 
-	public ReleasableDistLocksEndpoint(RedisLockEngine engine) {
+	private final ForceReleasableLockEngine releaser;
+
+	/**
+	 * @param engine lists the held locks
+	 * @param releaser removes a lock (the same engine, seen through its other capability)
+	 */
+	public ReleasableDistLocksEndpoint(ObservableLockEngine engine, ForceReleasableLockEngine releaser) {
 		super(engine);
+		this.releaser = releaser;
 	}
 
 	@DeleteOperation
 	public Map<String, Object> forceRelease(@Selector String name, @Selector String key) {
-		return Map.of("name", name, "released", engine().forceRelease(name, key));
+		return Map.of("name", name, "released", this.releaser.forceRelease(name, key));
 	}
 
 }

@@ -1,11 +1,8 @@
 package io.github.distlock.autoconfigure;
 
-import java.time.Duration;
-
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -39,42 +36,23 @@ import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.interceptor.LockOutsideResilienceAdvice;
 import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
-import io.github.distlock.redis.EvictionPolicyReader;
-import io.github.distlock.redis.EvictionPolicyWarning;
-import io.github.distlock.redis.RedisLockEngine;
-import io.github.distlock.redis.RedisStartupCheck;
 
 /**
- * Auto-configuration of {@code @DistributedLock}: the Redis lock engine and the advice that applies it.
+ * Auto-configuration of {@code @DistributedLock}: the advice that applies it, the template and the one execution
+ * core they share, on whichever lock engine the application has (an engine's own auto-configuration, such as
+ * {@link RedisLockEngineAutoConfiguration}, or a {@link LockEngine} bean of the application's). Without an engine,
+ * start-up fails and names the engines there are.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass(RedissonClient.class)
+@AutoConfiguration
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-@Import({ RedissonFromYamlConfiguration.class, RedissonFromDataRedisConfiguration.class, LockProxyRegistrar.class })
+@Import(LockProxyRegistrar.class)
 public final class DistLockAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(DistLockAutoConfiguration.class);
 
-	/** The longest start-up waits to learn Redis's eviction policy. */
-	private static final Duration EVICTION_CHECK_TIMEOUT = Duration.ofSeconds(2);
-
-	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean(LockEngine.class)
-	RedisLockEngine distLockEngine(ObjectProvider<RedissonClient> redissonClient, DistLockProperties properties,
-			ObjectProvider<LockLostListener> listeners) {
-		RedissonClient client = redissonClient.getIfUnique();
-		if (client == null) {
-			throw new IllegalStateException("distlock needs a Redis connection: set spring.data.redis.host and "
-					+ "spring.data.redis.port, point distlock.redis.config at a Redisson YAML file, or define one "
-					+ "RedissonClient bean");
-		}
-		RedisStartupCheck.verify(client, properties.getKeyPrefix());
-		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
-		return new RedisLockEngine(client, properties.getKeyPrefix(), null, (lost) -> notifyAll(listeners, lost));
-	}
-
-	private static void notifyAll(ObjectProvider<LockLostListener> listeners, LostLock lost) {
+	/** Tells every {@code LockLostListener} bean of a loss; engine configurations hand this to their engine. */
+	static void notifyAll(ObjectProvider<LockLostListener> listeners, LostLock lost) {
 		listeners.orderedStream().forEach((listener) -> {
 			try {
 				listener.onLockLost(lost);
@@ -155,6 +133,13 @@ public final class DistLockAutoConfiguration {
 			return new LockTransactionListenerRegistrar();
 		}
 
+	}
+
+	/** Fails start-up, naming the engines and their dependencies, when no engine was configured. */
+	@Bean
+	@ConditionalOnMissingBean
+	static LockEngineRequirement lockEngineRequirement(ObjectProvider<LockEngine> engines, Environment environment) {
+		return new LockEngineRequirement(engines, environment.getProperty("distlock.backend"));
 	}
 
 	@Bean

@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistLockMeterBinder;
 import io.github.distlock.actuate.LostLockMeter;
-import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
  * Micrometer meters for the lock engine and lost locks. The timers of waiting and holding come from the
@@ -19,12 +19,12 @@ import io.github.distlock.redis.RedisLockEngine;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, RedisLockEngine.class })
+@ConditionalOnBean({ MeterRegistry.class, ObservableLockEngine.class })
 public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockMeterBinder distLockMeterBinder(RedisLockEngine engine) {
+	DistLockMeterBinder distLockMeterBinder(ObservableLockEngine engine) {
 		return new DistLockMeterBinder(engine);
 	}
 

@@ -20,6 +20,11 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
+	 * The lock engine to use when several are on the class path: redis. Unset, the one present is used.
+	 */
+	private String backend;
+
+	/**
 	 * Prefix of every Redis key and channel distlock uses.
 	 */
 	private String keyPrefix = "distlock";
@@ -52,6 +57,14 @@ public class DistLockProperties {
 	private final Health health = new Health();
 
 	private final Endpoint endpoint = new Endpoint();
+
+	public String getBackend() {
+		return this.backend;
+	}
+
+	public void setBackend(String backend) {
+		this.backend = backend;
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

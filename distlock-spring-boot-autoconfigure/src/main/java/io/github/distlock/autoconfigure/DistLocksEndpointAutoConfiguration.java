@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.actuate.DistLocksEndpoint;
 import io.github.distlock.actuate.ReleasableDistLocksEndpoint;
-import io.github.distlock.redis.RedisLockEngine;
+import io.github.distlock.engine.ForceReleasableLockEngine;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
  * The {@code distlocks} Actuator endpoint; its force-release operation only with
@@ -20,7 +21,7 @@ import io.github.distlock.redis.RedisLockEngine;
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(RedisLockEngine.class)
+@ConditionalOnBean(ObservableLockEngine.class)
 public final class DistLocksEndpointAutoConfiguration {
 
 	/** Nested, so that its condition (from Actuator) is read only once Actuator is known present. */
@@ -32,15 +33,17 @@ public final class DistLocksEndpointAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false,
 				matchIfMissing = true)
-		DistLocksEndpoint distLocksEndpoint(RedisLockEngine engine) {
+		DistLocksEndpoint distLocksEndpoint(ObservableLockEngine engine) {
 			return new DistLocksEndpoint(engine);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
-		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(RedisLockEngine engine) {
-			return new ReleasableDistLocksEndpoint(engine);
+		@ConditionalOnBean(ForceReleasableLockEngine.class)
+		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(ObservableLockEngine engine,
+				ForceReleasableLockEngine releaser) {
+			return new ReleasableDistLocksEndpoint(engine, releaser);
 		}
 
 	}

@@ -49,8 +49,9 @@ class DistLockAutoConfigurationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class));
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class));
 
 	@Test
 	void springDataRedisSettingsAreEnough() {
@@ -157,7 +158,9 @@ class DistLockAutoConfigurationTests {
 
 	@Test
 	void withNoRedisSettingsAtAllStartUpFailsAndSaysHowToFixIt() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader(DataRedisConnectionDetails.class))
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
@@ -165,6 +168,34 @@ class DistLockAutoConfigurationTests {
 				.hasMessageContaining("spring.data.redis.host")
 				.hasMessageContaining("distlock.redis.config")
 				.hasMessageContaining("RedissonClient"));
+	}
+
+	@Test
+	void withoutAnEngineOnTheClassPathStartUpFailsNamingTheEnginesAndTheirDependencies() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("distlock has no lock engine")
+				.hasMessageContaining("io.github.distlock:distlock-redis")
+				.hasMessageContaining("distlock.enabled=false"));
+	}
+
+	@Test
+	void aBackendThatIsNotPresentFailsStartUpNamingIt() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.backend=zookeeper")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("distlock.backend=zookeeper"));
+	}
+
+	@Test
+	void theRedisBackendChosenByNameIsUsed() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.backend=redis")
+			.run((context) -> assertThat(context).hasSingleBean(RedisLockEngine.class));
 	}
 
 	@Test
@@ -208,8 +239,8 @@ class DistLockAutoConfigurationTests {
 	@Test
 	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
 		List<Method> beanMethods = Stream
-			.of(DistLockAutoConfiguration.class, DistLockAutoConfiguration.TransactionGuardConfiguration.class,
-					DistLockMetricsAutoConfiguration.class,
+			.of(RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockAutoConfiguration.TransactionGuardConfiguration.class, DistLockMetricsAutoConfiguration.class,
 					DistLockHealthContributorAutoConfiguration.HealthIndicatorConfiguration.class,
 					DistLocksEndpointAutoConfiguration.EndpointConfiguration.class, RedissonFromYamlConfiguration.class,
 					RedissonFromDataRedisConfiguration.class)
@@ -225,7 +256,7 @@ class DistLockAutoConfigurationTests {
 	@Test
 	void withoutMicrometerLockingWorksWithNoInstrumentation() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class,
 					DistLockMetricsAutoConfiguration.class, DistLockHealthContributorAutoConfiguration.class,
 					DistLocksEndpointAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader("io.micrometer.core", "org.springframework.boot.actuate",

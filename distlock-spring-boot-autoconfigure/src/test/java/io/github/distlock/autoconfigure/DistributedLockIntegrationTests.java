@@ -41,7 +41,7 @@ class DistributedLockIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withUserConfiguration(Services.class)
 		.withPropertyValues(redis.springProperties());
 

@@ -63,7 +63,7 @@ class DistributedLockTemplateIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withUserConfiguration(Beans.class)
 		.withPropertyValues(redis.springProperties())
 		.withPropertyValues("distlock.wait-time=0s");

@@ -54,7 +54,7 @@ class LockAndResilienceOrderingIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withUserConfiguration(Resilience.class)
 		.withPropertyValues(redis.springProperties());
 
@@ -286,7 +286,7 @@ class LockAndResilienceOrderingIntegrationTests {
 	void theLockIsNeverMovedOutsideAsyncEvenWhenTheRetriesAre() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-					DistLockAutoConfiguration.class))
+					RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 			.withUserConfiguration(AsyncFirst.class)
 			.withPropertyValues(redis.springProperties())
 			.run((context) -> assertThat(adviceOrder(context.getBean(AsyncFlakyService.class))).containsExactly(

@@ -31,7 +31,7 @@ class LockDefinitionValidationTests {
 	static final RedisExtension redis = RedisExtension.anyServer();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withPropertyValues(redis.springProperties());
 
 	public static class BadKey {

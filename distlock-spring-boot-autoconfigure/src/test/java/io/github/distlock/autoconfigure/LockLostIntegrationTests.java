@@ -64,7 +64,7 @@ class LockLostIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withUserConfiguration(Database.class, StockService.class, Listener.class)
 		.withPropertyValues(redis.springProperties())
 		.withPropertyValues("spring.data.redis.timeout=300ms");

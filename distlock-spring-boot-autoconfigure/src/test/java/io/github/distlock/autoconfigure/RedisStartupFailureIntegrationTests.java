@@ -46,7 +46,7 @@ class RedisStartupFailureIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
 
 	@BeforeAll

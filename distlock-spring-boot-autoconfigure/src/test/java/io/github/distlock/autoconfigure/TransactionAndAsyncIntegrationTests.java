@@ -50,7 +50,7 @@ class TransactionAndAsyncIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withUserConfiguration(Database.class, CounterService.class, OuterService.class, AsyncService.class)
 		.withPropertyValues(redis.springProperties());
 

@@ -24,6 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
 import io.github.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.github.distlock.autoconfigure.RedisLockEngineAutoConfiguration;
 
 /**
  * A second application instance in its own JVM, for the multi-process tests. It locks the shared fenced row, says
@@ -68,7 +69,7 @@ public final class LockHolderApplication {
 	@Configuration(proxyBeanMethods = false)
 	@EnableTransactionManagement
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-			DistLockAutoConfiguration.class })
+			RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class })
 	static class Instance {
 
 		@Bean

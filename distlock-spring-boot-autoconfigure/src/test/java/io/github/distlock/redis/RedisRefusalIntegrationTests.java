@@ -101,7 +101,7 @@ class RedisRefusalIntegrationTests {
 		new DistLockMeterBinder(engine).bindTo(meters);
 		assertThat(meters.get("distlock.store.refusals").functionCounter().count()).isEqualTo(1);
 
-		Health health = new DistLockHealthIndicator(engine, Duration.ofSeconds(1), Duration.ofSeconds(5)).health();
+		Health health = new DistLockHealthIndicator(engine, engine, Duration.ofSeconds(1), Duration.ofSeconds(5)).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat((String) health.getDetails().get("error")).contains("refused", "NOPERM")
 			.doesNotContain("did not answer", "127.0.0.1");
@@ -114,7 +114,7 @@ class RedisRefusalIntegrationTests {
 		acl("-set");
 		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> engine.acquire(request("k", WAIT)))
 			.withMessageContaining("NOPERM");
-		DistLockHealthIndicator indicator = new DistLockHealthIndicator(engine, Duration.ofSeconds(1),
+		DistLockHealthIndicator indicator = new DistLockHealthIndicator(engine, engine, Duration.ofSeconds(1),
 				Duration.ofSeconds(5));
 		Health refused = indicator.health();
 		assertThat(refused.getStatus()).isEqualTo(Status.DOWN);

@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.github.distlock.autoconfigure.RedisLockEngineAutoConfiguration;
 
 /**
  * A minimal application using distlock the documented way: Spring Boot's Redis settings, AOP and distlock's
@@ -14,7 +15,7 @@ import io.github.distlock.autoconfigure.DistLockAutoConfiguration;
  */
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-		DistLockAutoConfiguration.class })
+		RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class })
 public class AnnotatedApplication {
 
 	@Bean

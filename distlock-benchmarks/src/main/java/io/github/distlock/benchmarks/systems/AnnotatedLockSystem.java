@@ -10,7 +10,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.LockAcquisitionException;
-import io.github.distlock.redis.LockEngineStatistics;
+import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.distlock.engine;
+package io.github.distlock.testsupport;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

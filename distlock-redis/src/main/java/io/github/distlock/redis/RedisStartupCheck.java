@@ -43,7 +43,8 @@ public final class RedisStartupCheck {
 
 	/**
 	 * Connects once with a copy of the configuration, retrying nothing and giving up after its connect timeout
-	 * (and half a second to build the client), then closes that connection. Replicated and master/replica configurations are not checked.
+	 * (and half a second to build the client), then closes that connection. Replicated and master/replica
+	 * configurations are not checked.
 	 * @throws LockStoreConnectionException naming the cause when the connection cannot be set up
 	 */
 	public static void connect(Config config) {

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
-import io.github.distlock.engine.AbstractLockEngineConformanceTests;
+import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;

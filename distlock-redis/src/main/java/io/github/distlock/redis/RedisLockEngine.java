@@ -4,7 +4,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,9 +25,14 @@ import org.redisson.client.RedisTimeoutException;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
+import io.github.distlock.engine.CheckableLockEngine;
+import io.github.distlock.engine.ForceReleasableLockEngine;
 import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.engine.ObservableLockEngine;
 
 /**
  * A {@link LockEngine} on Redis: its own Lua scripts, run through Redisson, which supplies connections, topologies
@@ -36,7 +43,8 @@ import io.github.distlock.engine.LockRequest;
  * waiter of the lock's queue ({@link RedisAcquisition}) and announces it to that waiter's engine alone
  * ({@link ReleaseSignals}); one watchdog renews every held lock in batches.
  */
-public final class RedisLockEngine implements LockEngine, AutoCloseable {
+public final class RedisLockEngine
+		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockEngine.class);
 
@@ -139,14 +147,16 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		if (code == null) {
 			return null;
 		}
-		this.statistics.refusals.increment();
+		this.statistics.countRefusal();
 		return RedisFailures.refused(LockScripts.unwrap(failure), code, action + " lock '" + name + "' for key '"
 				+ DisplayedKey.of(key) + "'", name, key, this.keys.prefix());
 	}
 
 	/** Redis' words for the last lock command it refused, while no lock command has succeeded since; else null. */
+	@Override
 	public String standingRefusal() {
-		return this.scripts.refusals().current();
+		String refusal = this.scripts.refusals().current();
+		return (refusal != null) ? "Redis refuses distlock's lock commands: " + refusal : null;
 	}
 
 	LockScripts scripts() {
@@ -320,7 +330,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	}
 
 	private void reportLoss(RedisLockHandle handle, LostLock.Reason reason) {
-		this.statistics.lost.increment();
+		this.statistics.countLoss();
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
 		try {
 			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
@@ -331,11 +341,13 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	}
 
 	/** Locks this engine holds now. */
+	@Override
 	public int heldCount() {
 		return this.watchdog.watchedCount();
 	}
 
 	/** A snapshot of the locks this engine holds now. */
+	@Override
 	public List<HeldLockView> heldLocks() {
 		long now = System.nanoTime();
 		return this.watchdog.watched()
@@ -349,15 +361,18 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	}
 
 	/** Threads waiting for a lock in this engine now. */
+	@Override
 	public int waitingCount() {
 		return this.waiting.get();
 	}
 
 	/** How late the most overdue lease renewal is (zero while the watchdog keeps up). */
+	@Override
 	public Duration renewalLag() {
 		return Duration.ofNanos(Math.max(0, this.watchdog.renewalLagNanos()));
 	}
 
+	@Override
 	public LockEngineStatistics statistics() {
 		return this.statistics;
 	}
@@ -367,6 +382,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	 * @return the round-trip time
 	 * @throws RedisException if Redis did not answer in time
 	 */
+	@Override
 	public Duration ping(Duration timeout) {
 		long start = System.nanoTime();
 		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(this.keys.healthKey()));
@@ -377,6 +393,7 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 	 * What a failed call to Redis means, in words for an operator: refused (with Redis' words, never an address),
 	 * unreachable, or no answer within the timeout.
 	 */
+	@Override
 	public String describeFailure(Throwable failure, Duration timeout) {
 		Throwable cause = LockScripts.unwrap(failure);
 		String code = RedisFailures.refusal(cause);
@@ -392,10 +409,23 @@ public final class RedisLockEngine implements LockEngine, AutoCloseable {
 		return "Redis call failed (" + cause.getClass().getSimpleName() + ")";
 	}
 
+	/** Redis's eviction policy ({@code evictionPolicy}), and a {@code warning} when it can evict held locks. */
+	@Override
+	public Map<String, Object> storeDetails(Duration timeout) {
+		EvictionPolicy policy = new EvictionPolicyReader(this.client, timeout).read();
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("evictionPolicy", policy.policy());
+		if (policy.hazard() != null) {
+			details.put("warning", policy.hazard());
+		}
+		return details;
+	}
+
 	/**
 	 * Removes a lock whoever holds it. Its holder finds the lock lost at its next renewal.
 	 * @return whether there was such a lock
 	 */
+	@Override
 	public boolean forceRelease(String name, String key) {
 		Long removed = this.scripts.run(LockScripts.FORCE_RELEASE, ReturnType.LONG,
 				List.of(this.keys.lockKey(name, key)), this.releaseChannel);

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockEngineStatistics;
 
 /**
  * Keeps held locks alive and notices when they are not.
@@ -168,7 +169,7 @@ final class LockWatchdog implements AutoCloseable {
 		for (Batch sent : batches) {
 			sent.reply = this.renewer.renew(sent.handles, sent.ttls).toCompletableFuture();
 		}
-		this.statistics.renewalRoundTrips.increment();
+		this.statistics.countRenewalRoundTrip();
 		for (Batch sent : batches) {
 			settle(sent, sentAt);
 		}
@@ -180,7 +181,7 @@ final class LockWatchdog implements AutoCloseable {
 			renewed = batch.reply.join();
 		}
 		catch (RuntimeException ex) {
-			this.statistics.renewalFailures.add(batch.handles.size());
+			this.statistics.countRenewalFailures(batch.handles.size());
 			// Unreachable or refused for now: try again soon; the lease deadline decides when the lock counts as
 			// lost, and the last failure why.
 			boolean refused = RedisFailures.refusal(LockScripts.unwrap(ex)) != null;
@@ -199,10 +200,10 @@ final class LockWatchdog implements AutoCloseable {
 			if (renewed.get(i)) {
 				handle.renewalRefused = false;
 				handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(i)));
-				this.statistics.renewals.increment();
+				this.statistics.countRenewal();
 			}
 			else {
-				this.statistics.renewalsNotOwned.increment();
+				this.statistics.countRenewalNotOwned();
 				this.watched.remove(handle);
 				this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
 			}

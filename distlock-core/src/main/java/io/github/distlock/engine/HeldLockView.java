@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.engine;
 
 import java.time.Duration;
 
@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param name the lock's namespace
  * @param key the lock's key
  * @param token the fencing token
- * @param holder the holder id stored in Redis
+ * @param holder the holder id stored in the lock store
  * @param heldFor how long the lock has been held
  * @param leaseRemaining how long the lock is known to stay held without another renewal
  */
