@@ -263,6 +263,75 @@ public abstract class AbstractLockEngineConformanceTests {
 	}
 
 	@Test
+	void verifyAsksTheStoreAndAFoundLossIsReportedOnceWithItsReason() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "verified", Duration.ofSeconds(10),
+				Duration.ZERO, true, null));
+		assertThat(held.verify()).isTrue();
+		assertThat(held.isLost()).isFalse();
+		assertThat(held.lossReason()).isNull();
+		deleteLock("conformance", "verified");
+		assertThat(held.verify()).as("verify asks the store, not the lease").isFalse();
+		assertThat(held.lossReason()).isEqualTo(LostLock.Reason.NOT_OWNED);
+		LostLock loss = awaitLoss(Duration.ofSeconds(1));
+		assertThat(loss.name()).isEqualTo("conformance");
+		assertThat(loss.key()).isEqualTo("verified");
+		assertThat(loss.token()).isEqualTo(held.token());
+		assertThat(loss.reason()).isEqualTo(LostLock.Reason.NOT_OWNED);
+		assertThat(held.verify()).isFalse();
+		assertThat(this.lost).as("reported once").isEmpty();
+		assertThat(held.release()).isFalse();
+	}
+
+	@Test
+	void aReleasedHandleIsNeitherHeldNorLostAndVerifiesFalseWithoutAReport() throws Exception {
+		LockHandle held = engine().acquire(request("released-verify", Duration.ZERO));
+		assertThat(held.release()).isTrue();
+		assertThat(held.verify()).isFalse();
+		assertThat(held.isLost()).as("a clean release is not a loss").isFalse();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void onLostActionsRunOnceWhenTheLockIsLostAndAtOnceWhenRegisteredAfter() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(new LockRequest("conformance", "hooks", Duration.ofMillis(600),
+				Duration.ZERO, true, null));
+		AtomicInteger before = new AtomicInteger();
+		CountDownLatch ran = new CountDownLatch(1);
+		held.onLost(() -> {
+			before.incrementAndGet();
+			ran.countDown();
+		});
+		deleteLock("conformance", "hooks");
+		assertThat(ran.await(2, TimeUnit.SECONDS)).as("the action ran when the loss was found").isTrue();
+		awaitLoss(Duration.ofSeconds(1));
+		AtomicInteger after = new AtomicInteger();
+		held.onLost(after::incrementAndGet);
+		assertThat(after.get()).as("registered after the loss: runs at once").isEqualTo(1);
+		assertThat(held.verify()).isFalse();
+		assertThat(before.get()).as("runs once").isEqualTo(1);
+	}
+
+	@Test
+	void onLostActionsNeverRunForALockReleasedCleanly() throws Exception {
+		LockEngine engine = engine();
+		AtomicInteger ran = new AtomicInteger();
+		for (int i = 0; i < 12; i++) {
+			// Holds of 0 to 165 ms on a 300 ms lease renewed every 100 ms: some releases race a renewal.
+			LockHandle held = engine.acquire(new LockRequest("conformance", "clean-" + i, Duration.ofMillis(300),
+					Duration.ZERO, true, null));
+			held.onLost(ran::incrementAndGet);
+			Thread.sleep(i * 15L);
+			assertThat(held.release()).as("hold " + i).isTrue();
+		}
+		// Long enough for a renewal in flight at the last release to answer.
+		Thread.sleep(150);
+		assertThat(ran.get()).isZero();
+		assertThat(this.lost).as("a release racing a renewal is never a loss").isEmpty();
+	}
+
+	@Test
 	void anExtendedLockWithoutRenewalOutlivesItsLease() throws Exception {
 		LockEngine engine = engine();
 		LockHandle held = engine.acquire(new LockRequest("conformance", "extended", Duration.ofMillis(300),
