@@ -1,7 +1,6 @@
 package io.github.distlock.redis;
 
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.redisson.api.RTopic;
@@ -75,14 +74,6 @@ final class ReleaseSignals implements AutoCloseable {
 	 */
 	static final class Signal {
 
-		/**
-		 * A lock and condition rather than a monitor: a virtual thread waiting on a monitor pins its carrier thread
-		 * on JDK 21 to 23, and waiting here is what hundreds of virtual threads do.
-		 */
-		private final ReentrantLock lock = new ReentrantLock();
-
-		private final Condition changed = this.lock.newCondition();
-
 		private long releases;
 
 		/** Holder prefix of the thread waiting now, set before its first attempt. */
@@ -92,49 +83,25 @@ final class ReleaseSignals implements AutoCloseable {
 		private long token;
 
 		/** Starts listening for a hand-over to this holder, before its first attempt so none can slip past. */
-		void expect(String holderPrefix) {
-			this.lock.lock();
-			try {
-				this.expected = holderPrefix;
-				this.token = 0;
-			}
-			finally {
-				this.lock.unlock();
-			}
+		synchronized void expect(String holderPrefix) {
+			this.expected = holderPrefix;
+			this.token = 0;
 		}
 
-		long releases() {
-			this.lock.lock();
-			try {
-				return this.releases;
-			}
-			finally {
-				this.lock.unlock();
-			}
+		synchronized long releases() {
+			return this.releases;
 		}
 
-		void released() {
-			this.lock.lock();
-			try {
-				this.releases++;
-				this.changed.signalAll();
-			}
-			finally {
-				this.lock.unlock();
-			}
+		synchronized void released() {
+			this.releases++;
+			notifyAll();
 		}
 
-		void granted(String holderPrefix, long token) {
-			this.lock.lock();
-			try {
-				// A hand-over to an earlier waiter that has given up is not this one's.
-				if (holderPrefix.equals(this.expected)) {
-					this.token = token;
-					this.changed.signalAll();
-				}
-			}
-			finally {
-				this.lock.unlock();
+		synchronized void granted(String holderPrefix, long token) {
+			// A hand-over to an earlier waiter that has given up is not this one's.
+			if (holderPrefix.equals(this.expected)) {
+				this.token = token;
+				notifyAll();
 			}
 		}
 
@@ -143,18 +110,14 @@ final class ReleaseSignals implements AutoCloseable {
 		 * timeout passes.
 		 * @return the token of the hand-over, or 0 when there was none
 		 */
-		long await(long seen, long timeoutNanos) throws InterruptedException {
-			this.lock.lock();
-			try {
-				long remaining = timeoutNanos;
-				while (this.token == 0 && this.releases == seen && remaining > 0) {
-					remaining = this.changed.awaitNanos(remaining);
-				}
-				return this.token;
+		synchronized long await(long seen, long timeoutNanos) throws InterruptedException {
+			long deadline = System.nanoTime() + timeoutNanos;
+			long remaining = timeoutNanos;
+			while (this.token == 0 && this.releases == seen && remaining > 0) {
+				TimeUnit.NANOSECONDS.timedWait(this, remaining);
+				remaining = deadline - System.nanoTime();
 			}
-			finally {
-				this.lock.unlock();
-			}
+			return this.token;
 		}
 
 	}
