@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -40,6 +41,8 @@ final class LockFallbackResolver {
 	static LockFallback resolve(Method locked, Class<?> owner, String name, String methodId) {
 		List<Method> named = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(owner))
 			.filter((candidate) -> candidate.getName().equals(name) && !candidate.isBridge())
+			// Reflection lists methods in no fixed order; messages should not vary between runs.
+			.sorted(Comparator.comparingInt(Method::getParameterCount).thenComparing(Method::toGenericString))
 			.toList();
 		String fallbackId = owner.getSimpleName() + "#" + name;
 		if (named.isEmpty()) {
@@ -55,7 +58,7 @@ final class LockFallbackResolver {
 		}
 		if (fitting.size() > 1) {
 			throw problem(methodId, "its fallback is ambiguous: " + describe(owner, fitting)
-					+ " all fit; keep one of them");
+					+ " fit; keep one of them");
 		}
 		Method fallback = fitting.get(0);
 		if (fallback.equals(locked)) {
