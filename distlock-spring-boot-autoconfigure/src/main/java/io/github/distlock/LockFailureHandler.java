@@ -5,7 +5,7 @@ import java.lang.reflect.Method;
 /**
  * The application's answer to a {@link DistributedLock} method whose lock stayed held by another holder for the
  * whole wait time, when the method declares no {@link DistributedLock#fallback() fallback}. Define one bean of this
- * type; without one the call throws the {@link LockAcquisitionException}.
+ * type (two without a primary one fail start-up); without one the call throws the {@link LockAcquisitionException}.
  * <p>
  * Only a busy lock reaches the handler: an unreachable Redis or an interrupted wait throws as always, and a lost
  * lock is handled by {@link DistributedLock#onLost()}. The method did not run.

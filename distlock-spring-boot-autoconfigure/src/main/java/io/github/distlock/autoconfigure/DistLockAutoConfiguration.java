@@ -120,7 +120,7 @@ public final class DistLockAutoConfiguration {
 			ObjectProvider<LockExecution> execution, ObjectProvider<LockFailureHandler> failureHandler,
 			Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
-		// The handler is looked up on the first locked call, not here: the advisor is created before other beans.
+		// The handler is looked up once all singletons exist, not here: the advisor is created before other beans.
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
 				execution.getObject(), failureHandler::getIfAvailable);
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());

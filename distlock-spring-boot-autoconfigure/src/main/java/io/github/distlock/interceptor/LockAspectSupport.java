@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockFailureHandler;
@@ -20,7 +21,7 @@ import io.github.distlock.engine.LockRequest;
  * <p>
  * Knows nothing of AOP: {@link LockInterceptor} adapts it to method interception.
  */
-public class LockAspectSupport {
+public class LockAspectSupport implements SmartInitializingSingleton {
 
 	private final LockOperationSource operations;
 
@@ -60,6 +61,15 @@ public class LockAspectSupport {
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine,
 			Supplier<ObservationRegistry> observationRegistry) {
 		this(operations, keys, new LockExecution(engine, observationRegistry));
+	}
+
+	/**
+	 * Looks up the {@link LockFailureHandler} now that every bean exists, as Spring's caching infrastructure does its
+	 * cache manager: two handlers without a primary one fail start-up rather than every later call.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.recovery.resolve();
 	}
 
 	/**

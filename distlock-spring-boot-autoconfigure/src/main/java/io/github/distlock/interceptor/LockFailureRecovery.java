@@ -18,15 +18,23 @@ import io.github.distlock.LockFailureHandler;
  */
 final class LockFailureRecovery {
 
-	/** Asked once, on first use: a lookup per call would cost every locked call, and an absent handler is remembered. */
+	/**
+	 * Asked once, at the end of start-up or on first use: a lookup per call would cost every locked call, and an
+	 * absent handler is remembered.
+	 */
 	private final Supplier<Optional<LockFailureHandler>> handler;
 
 	/**
-	 * @param handler supplies the application's handler on first use (null when it has none), so that building
+	 * @param handler supplies the application's handler (null when it has none) when first asked, so that building
 	 * the interceptor does not create it
 	 */
 	LockFailureRecovery(Supplier<LockFailureHandler> handler) {
 		this.handler = SingletonSupplier.of(() -> Optional.ofNullable(handler.get()));
+	}
+
+	/** Looks the handler up now, rather than on the first call. */
+	void resolve() {
+		this.handler.get();
 	}
 
 	/** Whether a busy lock of this operation is recovered from rather than thrown. */

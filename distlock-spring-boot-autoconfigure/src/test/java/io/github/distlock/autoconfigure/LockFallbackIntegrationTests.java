@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -342,6 +343,16 @@ class LockFallbackIntegrationTests {
 			assertThat(other.runs()).isZero();
 			assertThat(other.fallbacks()).isEqualTo(1);
 		}));
+	}
+
+	@Test
+	void twoFailureHandlersWithoutAPrimaryOneFailStartUp() {
+		this.runner.withBean("oneHandler", LockFailureHandler.class, RecordingHandler::new)
+			.withBean("otherHandler", LockFailureHandler.class, RecordingHandler::new)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(NoUniqueBeanDefinitionException.class)
+				.hasMessageContaining("oneHandler")
+				.hasMessageContaining("otherHandler"));
 	}
 
 	@Test
