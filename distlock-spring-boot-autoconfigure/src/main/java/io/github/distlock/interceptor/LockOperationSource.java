@@ -31,7 +31,9 @@ import io.github.distlock.LockDefinitionException;
 import io.github.distlock.OnLost;
 
 /**
- * Finds and parses {@link DistributedLock} declarations, once per method and target class.
+ * Finds and parses {@link DistributedLock} declarations, once per method and target class: on the method or
+ * through a composed annotation, with the defaults of the class's {@link io.github.distlock.DistributedLockConfig}
+ * (see {@link LockDeclaration}), and with the fallback method resolved ({@link LockFallbackResolver}).
  * <p>
  * Parsing resolves {@code ${...}} placeholders, compiles the key expression and checks every duration, so a bad
  * declaration fails when it is first seen (at start-up, through {@link LockDefinitionValidator}) rather than on an
