@@ -76,14 +76,14 @@ final class LockDeclaration {
 			.toList();
 		if (nearest.size() > 1) {
 			throw new LockDefinitionException(methodId, "the method carries " + nearest.size() + " locks ("
-					+ nearest.stream().map(LockDeclaration::describe).collect(Collectors.joining(", "))
+					+ nearest.stream().map(LockDeclaration::howDeclared).collect(Collectors.joining(", "))
 					+ "); a method takes one lock, so keep one of these annotations", null);
 		}
 		return nearest.get(0);
 	}
 
 	/** How a lock annotation reaches the method, for messages: "@DistributedLock" or "@OrderLock". */
-	private static String describe(MergedAnnotation<DistributedLock> lock) {
+	private static String howDeclared(MergedAnnotation<DistributedLock> lock) {
 		List<Class<? extends Annotation>> path = lock.getMetaTypes();
 		if (path.size() == 1) {
 			return "@DistributedLock";
