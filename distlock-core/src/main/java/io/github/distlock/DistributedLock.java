@@ -24,8 +24,36 @@ import java.lang.annotation.Target;
  * @DistributedLock(key = "#order.id", lease = "10s")
  * public void pay(Order order) { ... }
  * }</pre>
+ *
+ * <h3>Composed annotations</h3>
+ * The annotation may be used as a meta-annotation, with {@link org.springframework.core.annotation.AliasFor} to
+ * rename or expose its attributes:
+ *
+ * <pre>{@code
+ * @Retention(RetentionPolicy.RUNTIME)
+ * @DistributedLock(name = "order", lease = "10s")
+ * public @interface OrderLock {
+ *
+ *     @AliasFor(annotation = DistributedLock.class, attribute = "key")
+ *     String value();
+ *
+ * }
+ *
+ * @OrderLock("#order.id")
+ * public void pay(Order order) { ... }
+ * }</pre>
+ *
+ * One method carries one lock: a method with two of them (directly and through a composed annotation, or through
+ * two composed annotations) fails start-up. An annotation on a method overriding one that is annotated replaces
+ * it.
+ *
+ * <h3>Defaults for a class</h3>
+ * This annotation is never placed on a type (a composed annotation that carries it on a type fails start-up): it
+ * would be unclear which methods it locks. {@link DistributedLockConfig} on a class supplies defaults to the
+ * locked methods of that class instead, as Spring's {@code @CacheConfig} does for caching. An attribute set on the
+ * method wins, then the class's, then the {@code distlock.*} property.
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface DistributedLock {
@@ -34,12 +62,14 @@ public @interface DistributedLock {
 	 * SpEL expression for the lock key, evaluated against the call: arguments by name ({@code #order.id}) or
 	 * position ({@code #p0}, {@code #a0}), {@code #root.method}, {@code #root.target}, {@code #root.args} and
 	 * bean references ({@code @clock.zone()}). The value is turned into a string; a null or blank value fails
-	 * the call with {@link InvalidLockKeyException} and nothing is locked.
+	 * the call with {@link InvalidLockKeyException} and nothing is locked. Required: empty here only so that a
+	 * composed annotation can supply it through an alias; a lock declared without a key fails start-up.
 	 */
-	String key();
+	String key() default "";
 
 	/**
-	 * Namespace of the lock. Defaults to {@code SimpleClassName.methodName} of the bean's class.
+	 * Namespace of the lock. Defaults to the {@link DistributedLockConfig#name()} of the class, else to
+	 * {@code SimpleClassName.methodName} of the bean's class.
 	 */
 	String name() default "";
 
@@ -69,8 +99,28 @@ public @interface DistributedLock {
 
 	/**
 	 * What happens when the lock is lost while the method runs. Defaults to {@code distlock.on-lost}
-	 * ({@link OnLost#ROLLBACK}).
+	 * ({@link OnLost#ROLLBACK}). The {@link #fallback()} is not used for a lost lock.
 	 */
 	OnLost onLost() default OnLost.DEFAULT;
+
+	/**
+	 * Whether a call made while this thread already holds the same lock (same name and key, through this
+	 * application's annotations or {@link DistributedLockTemplate}) enters it. With {@code false} such a call fails
+	 * at once with {@link LockReentryException}, without waiting and without running the method; the outer call keeps
+	 * the lock. For methods that must never run inside their own lock, as when recursion would be a bug.
+	 */
+	boolean reentrant() default true;
+
+	/**
+	 * Name of a method of the same bean to call instead when the lock stays held by another holder for the whole
+	 * {@link #waitTime()}. It takes the same parameters, optionally followed by one of type
+	 * {@link LockAcquisitionException} (or a supertype), which then receives the failure; it returns what this
+	 * method returns (a {@code CompletionStage} for a method returning one), and its result is returned to the
+	 * caller. It runs on the bean itself, not through its proxy, so it may be private and advice on it does not
+	 * apply; it runs without the lock. An unreachable Redis or an interrupted wait still throws
+	 * {@link LockAcquisitionException}, so a fallback never hides an outage; a lost lock is handled by
+	 * {@link #onLost()}. Checked at start-up. Without a fallback a {@link LockFailureHandler} bean, if any, decides.
+	 */
+	String fallback() default "";
 
 }

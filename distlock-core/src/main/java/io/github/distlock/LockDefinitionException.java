@@ -2,7 +2,9 @@ package io.github.distlock;
 
 /**
  * A {@link DistributedLock} declaration that cannot work: an invalid key expression, a malformed or non-positive
- * duration, or a method a proxy cannot intercept. Raised while the application starts.
+ * duration (on the method or from its class's {@link DistributedLockConfig}), a method a proxy cannot intercept, a
+ * method with two locks, a lock on a type, or a {@link DistributedLock#fallback() fallback} that is missing or does
+ * not fit the method. Raised while the application starts.
  */
 public class LockDefinitionException extends IllegalStateException {
 
@@ -13,7 +15,7 @@ public class LockDefinitionException extends IllegalStateException {
 		this.method = method;
 	}
 
-	/** The method in {@code Class#method} form. */
+	/** The method in {@code Class#method} form (the class alone for a lock on a type). */
 	public String getMethod() {
 		return this.method;
 	}

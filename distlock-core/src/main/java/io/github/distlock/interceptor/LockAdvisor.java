@@ -6,11 +6,12 @@ import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Applies a {@link LockInterceptor} to every method that {@link LockOperationSource} finds a lock on.
  */
-public class LockAdvisor extends AbstractPointcutAdvisor {
+public class LockAdvisor extends AbstractPointcutAdvisor implements SmartInitializingSingleton {
 
 	private final transient Pointcut pointcut;
 
@@ -27,6 +28,12 @@ public class LockAdvisor extends AbstractPointcutAdvisor {
 		};
 		this.interceptor = interceptor;
 		setOrder(order);
+	}
+
+	/** Lets the interceptor look up the beans it uses once they all exist, so a missing one fails start-up. */
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.interceptor.afterSingletonsInstantiated();
 	}
 
 	@Override

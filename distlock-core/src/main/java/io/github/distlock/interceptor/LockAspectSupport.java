@@ -4,18 +4,24 @@ import java.lang.reflect.Method;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockFailureHandler;
+import io.github.distlock.LockReentryException;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
 
 /**
- * Runs a locked method: finds its parsed lock, evaluates its key, and hands the call to the {@link LockedCall} of
- * its return type, which runs it on a {@link LockExecution}: that acquires, enters, releases and handles a lost
- * lock.
+ * Runs a locked method: finds its parsed lock, evaluates its key, refuses a nested call the lock does not let
+ * re-enter, and hands the call to the {@link LockedCall} of its return type, which runs it on a
+ * {@link LockExecution}: that acquires, enters, releases and handles a lost lock. A lock that stays busy is answered
+ * by the method's fallback or the application's {@link LockFailureHandler}, if either exists.
  * <p>
  * Knows nothing of AOP: {@link LockInterceptor} adapts it to method interception.
  */
-public class LockAspectSupport {
+public class LockAspectSupport implements SmartInitializingSingleton {
 
 	private final LockOperationSource operations;
 
@@ -23,14 +29,29 @@ public class LockAspectSupport {
 
 	private final LockExecution execution;
 
+	private final LockFailureRecovery recovery;
+
 	/**
+	 * @param execution runs the calls; shared with the application's
+	 * {@link io.github.distlock.DistributedLockTemplate}, so that each enters the locks the other holds
+	 * @param failureHandler supplies, on the first call, the handler of busy locks for methods without a fallback,
+	 * or null when a busy lock is thrown
+	 */
+	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, LockExecution execution,
+			Supplier<LockFailureHandler> failureHandler) {
+		this.operations = operations;
+		this.keys = keys;
+		this.execution = execution;
+		this.recovery = new LockFailureRecovery(failureHandler);
+	}
+
+	/**
+	 * A busy lock is thrown to the caller unless the method names a fallback.
 	 * @param execution runs the calls; shared with the application's
 	 * {@link io.github.distlock.DistributedLockTemplate}, so that each enters the locks the other holds
 	 */
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, LockExecution execution) {
-		this.operations = operations;
-		this.keys = keys;
-		this.execution = execution;
+		this(operations, keys, execution, () -> null);
 	}
 
 	/**
@@ -40,6 +61,15 @@ public class LockAspectSupport {
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, Supplier<LockEngine> engine,
 			Supplier<ObservationRegistry> observationRegistry) {
 		this(operations, keys, new LockExecution(engine, observationRegistry));
+	}
+
+	/**
+	 * Looks up the {@link LockFailureHandler} now that every bean exists, as Spring's caching infrastructure does its
+	 * cache manager: two handlers without a primary one fail start-up rather than every later call.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.recovery.resolve();
 	}
 
 	/**
@@ -65,7 +95,46 @@ public class LockAspectSupport {
 			return invocation.proceed();
 		}
 		String key = this.keys.evaluate(operation, target, args);
-		return operation.call().call(this.execution, operation.request(key), operation.onLost(), invocation);
+		LockRequest request = operation.request(key);
+		if (!operation.contention().reentrant() && this.execution.isHeldByCurrentThread(request.name(), key)) {
+			throw new LockReentryException(request.name(), key, operation.methodId());
+		}
+		if (!this.recovery.recovers(operation)) {
+			return operation.call().call(this.execution, request, operation.onLost(), invocation);
+		}
+		StartedInvocation started = new StartedInvocation(invocation);
+		try {
+			return operation.call().call(this.execution, request, operation.onLost(), started);
+		}
+		catch (LockAcquisitionException ex) {
+			if (started.started || !LockFailureRecovery.isBusy(ex)) {
+				// Thrown by the method itself (for another lock), or not a busy lock.
+				throw ex;
+			}
+			return this.recovery.recover(operation, target, args, ex);
+		}
+	}
+
+	/**
+	 * Remembers whether the method started, so that a busy lock the method itself met is told from its own lock
+	 * being busy. Only calls that can recover from a busy lock pay for it.
+	 */
+	private static final class StartedInvocation implements Invocation {
+
+		private final Invocation invocation;
+
+		boolean started;
+
+		StartedInvocation(Invocation invocation) {
+			this.invocation = invocation;
+		}
+
+		@Override
+		public Object proceed() throws Throwable {
+			this.started = true;
+			return this.invocation.proceed();
+		}
+
 	}
 
 }

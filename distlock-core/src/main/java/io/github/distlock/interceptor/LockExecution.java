@@ -64,6 +64,15 @@ public final class LockExecution {
 		return (held != null) ? held.handle : null;
 	}
 
+	/**
+	 * Whether the current thread holds the lock through this execution, so that a call for it would enter it
+	 * rather than acquire it; true also while its release waits for a transaction the thread is still in.
+	 */
+	public boolean isHeldByCurrentThread(String name, String key) {
+		HeldLocks heldLocks = HeldLocks.peek();
+		return heldLocks != null && heldLocks.find(this, name, key) != null;
+	}
+
 	/** Work to run under a lock, returning a plain result. */
 	@FunctionalInterface
 	public interface Work {

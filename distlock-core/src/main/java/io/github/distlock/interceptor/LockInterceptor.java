@@ -3,16 +3,22 @@ package io.github.distlock.interceptor;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Adapts {@link LockAspectSupport} to AOP Alliance method interception.
  */
-public class LockInterceptor implements MethodInterceptor {
+public class LockInterceptor implements MethodInterceptor, SmartInitializingSingleton {
 
 	private final LockAspectSupport support;
 
 	public LockInterceptor(LockAspectSupport support) {
 		this.support = support;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.support.afterSingletonsInstantiated();
 	}
 
 	@Override

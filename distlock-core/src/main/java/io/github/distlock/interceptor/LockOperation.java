@@ -25,10 +25,11 @@ import io.github.distlock.engine.LockRequest;
  * @param maxLease the renewal ceiling, or null for none
  * @param onLost what a lost lock does to the call; never {@link OnLost#DEFAULT}
  * @param call how the method is run for its return type: how long the lock is held
+ * @param contention what a call does when the lock is already held: re-enter or refuse, fall back or not
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
 		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost,
-		LockedCall call) {
+		LockedCall call, ContentionPolicy contention) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {

@@ -31,7 +31,9 @@ import io.github.distlock.LockDefinitionException;
 import io.github.distlock.OnLost;
 
 /**
- * Finds and parses {@link DistributedLock} declarations, once per method and target class.
+ * Finds and parses {@link DistributedLock} declarations, once per method and target class: on the method or
+ * through a composed annotation, with the defaults of the class's {@link io.github.distlock.DistributedLockConfig}
+ * (see {@link LockDeclaration}), and with the fallback method resolved ({@link LockFallbackResolver}).
  * <p>
  * Parsing resolves {@code ${...}} placeholders, compiles the key expression and checks every duration, so a bad
  * declaration fails when it is first seen (at start-up, through {@link LockDefinitionValidator}) rather than on an
@@ -83,18 +85,15 @@ public class LockOperationSource {
 
 	private LockOperation parse(Method method, Class<?> targetClass) {
 		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-		if (lock == null && specific != method) {
-			lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		}
+		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
+		String methodId = owner.getSimpleName() + "#" + method.getName();
+		LockDeclaration lock = LockDeclaration.find(specific, method, methodId);
 		if (lock == null) {
 			return null;
 		}
-		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
-		String methodId = owner.getSimpleName() + "#" + method.getName();
 		checkInterceptable(specific, methodId);
 		LockedCall call = lockedCall(specific, methodId);
-		String name = resolve(methodId, "name", lock.name());
+		String name = resolve(methodId, lock.describe("name"), lock.name());
 		if (!StringUtils.hasText(name)) {
 			name = owner.getSimpleName() + "." + method.getName();
 		}
@@ -110,13 +109,26 @@ public class LockOperationSource {
 			throw new LockDefinitionException(methodId, "key \"" + keyText + "\" is not a valid SpEL expression: "
 					+ ex.getMessage(), ex);
 		}
-		Duration lease = duration(methodId, "lease", lock.lease(), this.defaults.lease(), SHORTEST_LEASE);
-		Duration waitTime = duration(methodId, "waitTime", lock.waitTime(), this.defaults.waitTime(), Duration.ZERO);
-		Duration maxLease = duration(methodId, "maxLease", lock.maxLease(), this.defaults.maxLease(), SHORTEST_LEASE);
+		Duration lease = duration(methodId, lock.describe("lease"), lock.lease(), this.defaults.lease(),
+				SHORTEST_LEASE);
+		Duration waitTime = duration(methodId, lock.describe("waitTime"), lock.waitTime(), this.defaults.waitTime(),
+				Duration.ZERO);
+		Duration maxLease = duration(methodId, lock.describe("maxLease"), lock.maxLease(), this.defaults.maxLease(),
+				SHORTEST_LEASE);
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
 		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
-				lock.autoRenew(), maxLease, onLost, call);
+				lock.autoRenew(), maxLease, onLost, call, contention(lock, specific, owner, methodId));
+	}
+
+	private ContentionPolicy contention(LockDeclaration lock, Method method, Class<?> owner, String methodId) {
+		String fallbackName = resolve(methodId, "fallback", lock.fallback());
+		LockFallback fallback = StringUtils.hasText(fallbackName)
+				? LockFallbackResolver.resolve(method, owner, fallbackName.trim(), methodId) : null;
+		if (lock.reentrant() && fallback == null) {
+			return ContentionPolicy.DEFAULT;
+		}
+		return new ContentionPolicy(lock.reentrant(), fallback);
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {

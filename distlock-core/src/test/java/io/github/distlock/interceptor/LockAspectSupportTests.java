@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockFailureHandler;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Calls through {@link LockAspectSupport} with an engine that answers at once: nesting re-enters, distinct keys
- * acquire, and the thread keeps nothing once its calls are done.
+ * acquire, the thread keeps nothing once its calls are done, and only a busy lock (not an outage) reaches a fallback
+ * or the failure handler.
  */
 class LockAspectSupportTests {
 
@@ -31,12 +33,28 @@ class LockAspectSupportTests {
 
 	private boolean refuse;
 
+	/** What a refused acquisition gives as its cause: null for a busy lock, else an outage or an interruption. */
+	private Throwable refusalCause;
+
+	private final List<String> recoveries = new ArrayList<>();
+
+	private final LockFailureHandler handler = (failure, method, args) -> {
+		this.recoveries.add("handler " + method.getName());
+		return "handled";
+	};
+
 	private final LockEngine engine = this::acquire;
 
 	private final LockAspectSupport support = new LockAspectSupport(
 			new LockOperationSource(new LockDefaults(Duration.ofSeconds(30), Duration.ZERO, null, OnLost.ROLLBACK),
 					null),
 			new LockKeyEvaluator(null), () -> this.engine, () -> ObservationRegistry.NOOP);
+
+	private final LockAspectSupport handled = new LockAspectSupport(
+			new LockOperationSource(new LockDefaults(Duration.ofSeconds(30), Duration.ZERO, null, OnLost.ROLLBACK),
+					null),
+			new LockKeyEvaluator(null), new LockExecution(() -> this.engine, () -> ObservationRegistry.NOOP),
+			() -> this.handler);
 
 	private final Method pay = method("pay");
 
@@ -75,13 +93,67 @@ class LockAspectSupportTests {
 		assertThat(this.acquired).isEmpty();
 	}
 
+	@Test
+	void aBusyLockIsAnsweredByTheFallbackElseTheHandler() throws Throwable {
+		this.refuse = true;
+
+		assertThat(call(this.handled, "payOrLater", "42")).isEqualTo("later 42");
+		assertThat(call(this.handled, "payOrHandle", "42")).isEqualTo("handled");
+		assertThat(this.recoveries).containsExactly("fallback", "handler payOrHandle");
+	}
+
+	@Test
+	void anOutageOrAnInterruptedWaitIsNeverRecoveredFrom() {
+		this.refuse = true;
+		for (Throwable cause : List.of(new IllegalStateException("Redis unreachable"), new InterruptedException())) {
+			this.refusalCause = cause;
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> call(this.handled, "payOrLater", "42"))
+				.withCause(cause);
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> call(this.handled, "payOrHandle", "42"))
+				.withCause(cause);
+		}
+		assertThat(this.recoveries).isEmpty();
+	}
+
+	@Test
+	void withoutHandlerABusyLockWithoutFallbackIsThrown() {
+		this.refuse = true;
+
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> call(this.support, "payOrHandle", "42"));
+		assertThat(this.recoveries).isEmpty();
+	}
+
+	private Object call(LockAspectSupport support, String methodName, String key) throws Throwable {
+		Method method = method(methodName);
+		return support.invoke(method, this, new Object[] { key }, LockAspectSupportTests.class,
+				() -> method.invoke(this, key));
+	}
+
+	@DistributedLock(key = "#id", fallback = "payLater")
+	public String payOrLater(String id) {
+		return "paid " + id;
+	}
+
+	String payLater(String id) {
+		this.recoveries.add("fallback");
+		return "later " + id;
+	}
+
+	@DistributedLock(key = "#id")
+	public String payOrHandle(String id) {
+		return "paid " + id;
+	}
+
 	private Object pay(String key, LockAspectSupport.Invocation body) throws Throwable {
 		return this.support.invoke(this.pay, this, new Object[] { key }, LockAspectSupportTests.class, body);
 	}
 
 	private LockHandle acquire(LockRequest request) {
 		if (this.refuse) {
-			throw new LockAcquisitionException(request.name(), request.key(), request.waitTime(), null);
+			throw new LockAcquisitionException(request.name(), request.key(), request.waitTime(), this.refusalCause);
 		}
 		this.acquired.add(request.key());
 		return new StubLockHandle(request.name(), request.key(), () -> this.released.add(request.key()));

@@ -23,6 +23,7 @@ import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.distlock.DistributedLockTemplate;
+import io.github.distlock.LockFailureHandler;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
@@ -94,10 +95,12 @@ public final class DistLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
-			ObjectProvider<LockExecution> execution, Environment environment, BeanFactory beanFactory) {
+			ObjectProvider<LockExecution> execution, ObjectProvider<LockFailureHandler> failureHandler,
+			Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
+		// The handler is looked up once all singletons exist, not here: the advisor is created before other beans.
 		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
-				execution.getObject());
+				execution.getObject(), failureHandler::getIfAvailable);
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
 	}
 

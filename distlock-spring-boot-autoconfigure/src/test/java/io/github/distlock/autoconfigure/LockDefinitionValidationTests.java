@@ -1,6 +1,11 @@
 package io.github.distlock.autoconfigure;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
@@ -12,18 +17,24 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AliasFor;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.github.distlock.DistributedLock;
+import io.github.distlock.DistributedLockConfig;
+import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockDefinitionException;
+import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.test.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Declarations that cannot work stop the application at start-up, naming {@code Class#method} and the text.
+ * Declarations that cannot work stop the application at start-up, naming {@code Class#method} and the text: bad
+ * expressions and durations, methods no proxy reaches, two locks on one method, a lock on a type, and fallbacks
+ * that are missing or do not fit (naming both methods).
  */
 class LockDefinitionValidationTests {
 
@@ -31,7 +42,8 @@ class LockDefinitionValidationTests {
 	static final RedisExtension redis = RedisExtension.anyServer();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withPropertyValues(redis.springProperties());
 
 	public static class BadKey {
@@ -192,6 +204,352 @@ class LockDefinitionValidationTests {
 		public static void pay(String id) {
 		}
 
+	}
+
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target({ ElementType.METHOD, ElementType.TYPE })
+	@DistributedLock(name = "order")
+	public @interface OrderLock {
+
+		@AliasFor(annotation = DistributedLock.class, attribute = "key")
+		String value();
+
+	}
+
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target(ElementType.METHOD)
+	@DistributedLock(name = "audit", key = "'all'")
+	public @interface AuditLock {
+
+	}
+
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target(ElementType.METHOD)
+	@DistributedLock(name = "keyless")
+	public @interface KeylessLock {
+
+	}
+
+	public static class DirectAndComposed {
+
+		@DistributedLock(key = "#id")
+		@OrderLock("#id")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class TwoComposed {
+
+		@OrderLock("#id")
+		@AuditLock
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class ComposedWithoutKey {
+
+		@KeylessLock
+		public void pay(String id) {
+		}
+
+	}
+
+	@OrderLock("#id")
+	public static class LockOnType {
+
+		public void pay(String id) {
+		}
+
+	}
+
+	@DistributedLockConfig(lease = "ten seconds")
+	public static class BadClassLease {
+
+		@DistributedLock(key = "#id")
+		public void pay(String id) {
+		}
+
+	}
+
+	/** An override replaces the inherited lock: not two locks. */
+	public static class OverridesALockedMethod extends DefaultLease {
+
+		@Override
+		@OrderLock("#id")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class MissingFallback {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+	}
+
+	public static class FallbackWithOtherParameters {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		public String payLater(long id) {
+			return "later";
+		}
+
+	}
+
+	public static class FallbackWithAnotherException {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		public String payLater(String id, IllegalStateException failure) {
+			return "later";
+		}
+
+	}
+
+	public static class FallbackWithOtherReturnType {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		public Integer payLater(String id) {
+			return 0;
+		}
+
+	}
+
+	public static class FallbackOfAVoidMethodReturningAValue {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public void pay(String id) {
+		}
+
+		public String payLater(String id) {
+			return "later";
+		}
+
+	}
+
+	public static class StageFallbackReturningAPlainValue {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public CompletionStage<String> pay(String id) {
+			return CompletableFuture.completedStage(id);
+		}
+
+		public String payLater(String id) {
+			return "later";
+		}
+
+	}
+
+	public static class StageFallbackOfAnotherElementType {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public CompletionStage<String> pay(String id) {
+			return CompletableFuture.completedStage(id);
+		}
+
+		public CompletableFuture<Integer> payLater(String id) {
+			return CompletableFuture.completedFuture(0);
+		}
+
+	}
+
+	public static class AmbiguousFallback {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		public String payLater(String id) {
+			return "later";
+		}
+
+		public String payLater(String id, LockAcquisitionException failure) {
+			return "later";
+		}
+
+	}
+
+	public static class FallbackIsTheMethod {
+
+		@DistributedLock(key = "#id", fallback = "pay")
+		public String pay(String id) {
+			return id;
+		}
+
+	}
+
+	public static class LockedFallback {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		@DistributedLock(key = "#id", name = "later")
+		public String payLater(String id) {
+			return "later";
+		}
+
+	}
+
+	public static class FittingFallbacks {
+
+		@DistributedLock(key = "#id", fallback = "payLater")
+		public String pay(String id) {
+			return id;
+		}
+
+		private String payLater(String id) {
+			return "later";
+		}
+
+		@DistributedLock(key = "#id", fallback = "refundLater")
+		public Object refund(String id) {
+			return id;
+		}
+
+		String refundLater(String id, Exception failure) {
+			return "later";
+		}
+
+		@DistributedLock(key = "#id", fallback = "shipLater")
+		public CompletionStage<String> ship(String id) {
+			return CompletableFuture.completedStage(id);
+		}
+
+		public CompletableFuture<String> shipLater(String id, LockAcquisitionException failure) {
+			return CompletableFuture.completedFuture("later");
+		}
+
+		@DistributedLock(key = "#p0", fallback = "countLater")
+		public int count(List<String> ids) {
+			return ids.size();
+		}
+
+		public int countLater(List<String> ids) {
+			return 0;
+		}
+
+		@DistributedLock(key = "'all'", fallback = "${test.fallback:runLater}")
+		public <T> T run(Callable<T> work) throws Exception {
+			return work.call();
+		}
+
+		public <T> T runLater(Callable<T> work, Throwable failure) {
+			return null;
+		}
+
+	}
+
+	@Test
+	void twoLocksOnOneMethod() {
+		assertStartUpFails(DirectAndComposed.class, "DirectAndComposed#pay",
+				"carries 2 locks (@DistributedLock, @DistributedLock through @OrderLock)");
+		assertStartUpFails(TwoComposed.class, "TwoComposed#pay",
+				"carries 2 locks (@DistributedLock through @OrderLock, @DistributedLock through @AuditLock)");
+	}
+
+	@Test
+	void anOverrideReplacesTheInheritedLock() {
+		this.runner.withUserConfiguration(BeanOf.class)
+			.withBean(OverridesALockedMethod.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(LockOperationSource.class)
+					.getOperation(OverridesALockedMethod.class.getMethod("pay", String.class),
+							OverridesALockedMethod.class)
+					.name()).isEqualTo("order");
+			});
+	}
+
+	@Test
+	void aComposedAnnotationThatGivesNoKey() {
+		assertStartUpFails(ComposedWithoutKey.class, "ComposedWithoutKey#pay", "key must not be empty");
+	}
+
+	@Test
+	void aLockOnAType() {
+		assertStartUpFails(LockOnType.class, "LockOnType",
+				"@DistributedLock (through @OrderLock) is on the type, where it locks no method");
+	}
+
+	@Test
+	void anInvalidClassDefaultNamesTheMethodAndTheClass() {
+		assertStartUpFails(BadClassLease.class, "BadClassLease#pay",
+				"lease (from @DistributedLockConfig on BadClassLease) \"ten seconds\" is not a duration");
+	}
+
+	@Test
+	void aMissingFallback() {
+		assertStartUpFails(MissingFallback.class, "MissingFallback#pay",
+				"its fallback MissingFallback#payLater does not exist; declare MissingFallback#payLater(String) or "
+						+ "MissingFallback#payLater(String, LockAcquisitionException)");
+	}
+
+	@Test
+	void aFallbackWithOtherParameters() {
+		assertStartUpFails(FallbackWithOtherParameters.class, "FallbackWithOtherParameters#pay",
+				"its fallback FallbackWithOtherParameters#payLater(long) does not take the parameters of "
+						+ "FallbackWithOtherParameters#pay(String)");
+		assertStartUpFails(FallbackWithAnotherException.class, "FallbackWithAnotherException#pay",
+				"its fallback FallbackWithAnotherException#payLater(String, IllegalStateException) does not take "
+						+ "the parameters of FallbackWithAnotherException#pay(String)");
+	}
+
+	@Test
+	void aFallbackReturningWhatTheMethodCannot() {
+		assertStartUpFails(FallbackWithOtherReturnType.class, "FallbackWithOtherReturnType#pay",
+				"its fallback FallbackWithOtherReturnType#payLater(String) returns java.lang.Integer, which "
+						+ "FallbackWithOtherReturnType#pay cannot return in place of its java.lang.String");
+		assertStartUpFails(FallbackOfAVoidMethodReturningAValue.class, "FallbackOfAVoidMethodReturningAValue#pay",
+				"returns java.lang.String, which FallbackOfAVoidMethodReturningAValue#pay cannot return in place of "
+						+ "its void");
+		assertStartUpFails(StageFallbackReturningAPlainValue.class, "StageFallbackReturningAPlainValue#pay",
+				"returns java.lang.String, which StageFallbackReturningAPlainValue#pay cannot return in place of its "
+						+ "java.util.concurrent.CompletionStage<java.lang.String>");
+		assertStartUpFails(StageFallbackOfAnotherElementType.class, "StageFallbackOfAnotherElementType#pay",
+				"returns java.util.concurrent.CompletableFuture<java.lang.Integer>, which "
+						+ "StageFallbackOfAnotherElementType#pay cannot return in place of its "
+						+ "java.util.concurrent.CompletionStage<java.lang.String>");
+	}
+
+	@Test
+	void anAmbiguousFallback() {
+		assertStartUpFails(AmbiguousFallback.class, "AmbiguousFallback#pay",
+				"its fallback is ambiguous: AmbiguousFallback#payLater(String), "
+						+ "AmbiguousFallback#payLater(String, LockAcquisitionException) fit");
+	}
+
+	@Test
+	void aFallbackThatIsTheMethodOrCarriesALock() {
+		assertStartUpFails(FallbackIsTheMethod.class, "FallbackIsTheMethod#pay",
+				"its fallback FallbackIsTheMethod#pay is the locked method itself");
+		assertStartUpFails(LockedFallback.class, "LockedFallback#pay",
+				"its fallback LockedFallback#payLater(String) carries a lock of its own");
+	}
+
+	@Test
+	void fittingFallbacksStart() {
+		this.runner.withUserConfiguration(BeanOf.class)
+			.withBean(FittingFallbacks.class)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(FittingFallbacks.class));
 	}
 
 	@Test
