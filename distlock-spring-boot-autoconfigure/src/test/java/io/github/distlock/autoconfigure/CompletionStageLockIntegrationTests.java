@@ -16,9 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -52,11 +49,8 @@ class CompletionStageLockIntegrationTests {
 
 	static final BlockingQueue<LostLock> losses = new LinkedBlockingQueue<>();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
-		.withUserConfiguration(Beans.class)
-		.withPropertyValues(redis.springProperties());
+	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
+		.withUserConfiguration(Beans.class);
 
 	private ExecutorService executor;
 

@@ -11,9 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -39,11 +36,8 @@ class DistributedLockIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
-		.withUserConfiguration(Services.class)
-		.withPropertyValues(redis.springProperties());
+	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
+		.withUserConfiguration(Services.class);
 
 	@Configuration(proxyBeanMethods = false)
 	static class Services {

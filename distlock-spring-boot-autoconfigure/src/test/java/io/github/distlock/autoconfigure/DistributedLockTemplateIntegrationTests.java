@@ -24,9 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -61,11 +58,8 @@ class DistributedLockTemplateIntegrationTests {
 
 	static final BlockingQueue<LostLock> losses = new LinkedBlockingQueue<>();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
 		.withUserConfiguration(Beans.class)
-		.withPropertyValues(redis.springProperties())
 		.withPropertyValues("distlock.wait-time=0s");
 
 	private ExecutorService executor;

@@ -11,9 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -47,11 +44,8 @@ class LockAnnotationsIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
 		.withUserConfiguration(Services.class)
-		.withPropertyValues(redis.springProperties())
 		.withPropertyValues("distlock.lease=20s", "distlock.wait-time=2s", "distlock.max-lease=1m",
 				"test.class-name=orders");
 

@@ -21,9 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -52,11 +49,8 @@ class VirtualThreadLockIntegrationTests {
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
 		.withUserConfiguration(Services.class)
-		.withPropertyValues(redis.springProperties())
 		.withPropertyValues("spring.threads.virtual.enabled=true", "distlock.wait-time=30s");
 
 	@Configuration(proxyBeanMethods = false)
