@@ -145,10 +145,15 @@ class RedisHandOverIntegrationTests {
 	}
 
 	private static long scriptCalls() {
+		return calls("evalsha|eval");
+	}
+
+	/** Calls Redis has counted of the commands the pattern matches, scripts' own calls included. */
+	private static long calls(String commands) {
 		try (RespClient client = redis.client()) {
 			String stats = (String) client.call("INFO", "commandstats");
 			long calls = 0;
-			Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+			Matcher matcher = Pattern.compile("cmdstat_(" + commands + "):calls=(\\d+)").matcher(stats);
 			while (matcher.find()) {
 				calls += Long.parseLong(matcher.group(2));
 			}
@@ -258,6 +263,23 @@ class RedisHandOverIntegrationTests {
 		assertThat(scriptCalls()).isEqualTo(before + 1);
 		assertThat(held.release()).isTrue();
 		engine.acquire(request(Duration.ZERO)).release();
+	}
+
+	@Test
+	void aFailedSingleTryOnALockHeldElsewhereReadsTheLockAndWritesNothing() throws Exception {
+		LockHandle held = engine().acquire(request(Duration.ZERO));
+		RedisLockEngine other = engine();
+		long reads = calls("get");
+		long writesAndClock = calls("set|time|zadd|pexpire");
+		long scripts = scriptCalls();
+		for (int i = 0; i < 5; i++) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> other.acquire(request(Duration.ZERO)));
+		}
+		assertThat(scriptCalls() - scripts).as("one script call per try").isEqualTo(5);
+		assertThat(calls("get") - reads).as("one read per try").isEqualTo(5);
+		assertThat(calls("set|time|zadd|pexpire") - writesAndClock).as("no write, no clock").isZero();
+		assertThat(held.release()).isTrue();
 	}
 
 	/** Keys of this test's lock and queue left in Redis. */

@@ -38,7 +38,7 @@ public final class Environment {
 		results.environment("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
 		results.environment("redis-server", redisVersion);
 		results.environment("distlock", version(RedisLockEngine.class, "io.github.distlock",
-				"distlock-spring-boot-autoconfigure") + ", engine scripts " + scriptDigests());
+				"distlock-redis") + ", engine scripts " + scriptDigests());
 		results.environment("Spring Boot", SpringBootVersion.getVersion());
 		results.environment("Redisson", version(Redisson.class, "org.redisson", "redisson"));
 		results.environment("Spring Integration Redis", version(RedisLockRegistry.class,
