@@ -33,6 +33,7 @@ import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.support.LeaseWatchdog;
 
 /**
  * A {@link LockEngine} on Redis: its own Lua scripts, run through Redisson, which supplies connections, topologies
@@ -51,6 +52,9 @@ public final class RedisLockEngine
 	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
 	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
+	/** Most locks renewed by one script call; larger batches are split so no single call blocks Redis for long. */
+	private static final int RENEWAL_BATCH_SIZE = 512;
+
 	/** Extends one lease on its holder's request; loaded here, beside the one method that runs it. */
 	private static final LockScripts.Script EXTEND = LockScripts.Script.load("extend.lua");
 
@@ -64,7 +68,7 @@ public final class RedisLockEngine
 
 	private final Turnstiles turnstiles = new Turnstiles();
 
-	private final LockWatchdog watchdog;
+	private final LeaseWatchdog<RedisLockHandle> watchdog;
 
 	private final LockLostListener lostListener;
 
@@ -117,7 +121,8 @@ public final class RedisLockEngine
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
 		this.signals = new ReleaseSignals(client, this.releaseChannel, this.engineId, this.turnstiles::signal);
-		this.watchdog = new LockWatchdog(this::renew, this::lost, this.statistics);
+		this.watchdog = new LeaseWatchdog<>("distlock-watchdog", RENEWAL_BATCH_SIZE, this::renew,
+				(failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null, this::lost, this.statistics);
 		this.client = client;
 	}
 
@@ -266,9 +271,7 @@ public final class RedisLockEngine
 			return false;
 		}
 		long sentAt = System.nanoTime();
-		long room = (handle.maxDeadlineNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : handle.maxDeadlineNanos - sentAt;
-		// Redis keeps whole milliseconds: the deadline believed locally is what Redis was told, no more.
-		long ttlMillis = TimeUnit.NANOSECONDS.toMillis(Math.min(ttl.toNanos(), room));
+		long ttlMillis = handle.ttlMillisFrom(sentAt, ttl.toNanos());
 		if (ttlMillis < 1) {
 			return false;
 		}
@@ -353,10 +356,7 @@ public final class RedisLockEngine
 		return this.watchdog.watched()
 			.stream()
 			.filter(RedisLockHandle::isHeld)
-			.map((handle) -> new HeldLockView(handle.name(), handle.key(), handle.token(),
-					handle.holderPrefix.substring(0, handle.holderPrefix.length() - 1),
-					Duration.ofNanos(now - handle.acquiredAtNanos),
-					Duration.ofNanos(handle.leaseDeadlineNanos() - now)))
+			.map((handle) -> handle.view(handle.holderPrefix.substring(0, handle.holderPrefix.length() - 1), now))
 			.toList();
 	}
 

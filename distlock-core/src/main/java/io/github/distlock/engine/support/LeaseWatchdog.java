@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.engine.support;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
@@ -24,19 +25,22 @@ import io.github.distlock.engine.LockEngineStatistics;
  * locks thus share one renewal cadence, and the cost in round trips per tick does not grow with the number of locks
  * or with how their acquisitions were spread. A lock whose lease deadline passes without a confirmed renewal is
  * declared lost; so is a lock that was not to be renewed and outlives its lease.
+ * <p>
+ * For engines: the handles are {@link LeasedLockHandle}s, and the engine says how a batch is renewed in its store.
  */
-final class LockWatchdog implements AutoCloseable {
+public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoCloseable {
 
-	/** Most locks renewed by one script call; larger batches are split so no single call blocks Redis for long. */
-	private static final int BATCH_SIZE = 512;
+	private final int batchSize;
 
-	private final Set<RedisLockHandle> watched = ConcurrentHashMap.newKeySet();
+	private final Predicate<Throwable> refusal;
+
+	private final Set<H> watched = ConcurrentHashMap.newKeySet();
 
 	private final ScheduledExecutorService scheduler;
 
-	private final Renewer renewer;
+	private final Renewer<H> renewer;
 
-	private final LossReporter lossReporter;
+	private final LossReporter<H> lossReporter;
 
 	private final LockEngineStatistics statistics;
 
@@ -44,42 +48,57 @@ final class LockWatchdog implements AutoCloseable {
 
 	private long pendingAtNanos = Long.MAX_VALUE;
 
-	LockWatchdog(Renewer renewer, LossReporter lossReporter, LockEngineStatistics statistics) {
+	/**
+	 * @param threadName the name of the watchdog's thread
+	 * @param batchSize the most locks one renewal call carries; more are split into calls sent together
+	 * @param renewer renews a batch in the store
+	 * @param refusal whether a failed renewal was refused by the store (rather than unanswered), which names the
+	 * loss if the lease runs out
+	 * @param lossReporter told of each lock found lost, once
+	 * @param statistics where renewals are counted
+	 */
+	public LeaseWatchdog(String threadName, int batchSize, Renewer<H> renewer, Predicate<Throwable> refusal,
+			LossReporter<H> lossReporter, LockEngineStatistics statistics) {
+		this.batchSize = batchSize;
+		this.refusal = refusal;
 		this.renewer = renewer;
 		this.lossReporter = lossReporter;
 		this.statistics = statistics;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-watchdog");
+			Thread thread = new Thread(runnable, threadName);
 			thread.setDaemon(true);
 			return thread;
 		});
 	}
 
-	void watch(RedisLockHandle handle) {
+	/** Starts renewing a lock just acquired. */
+	public void watch(H handle) {
 		this.watched.add(handle);
 		wakeBy(nextAttention(handle));
 	}
 
-	void unwatch(RedisLockHandle handle) {
+	/** Stops renewing a lock: its owner releases it, or it was found lost. */
+	public void unwatch(H handle) {
 		this.watched.remove(handle);
 	}
 
-	int watchedCount() {
+	/** How many locks are watched: every lock the engine holds. */
+	public int watchedCount() {
 		return this.watched.size();
 	}
 
 	/** The locks being watched now: every lock the engine holds. */
-	List<RedisLockHandle> watched() {
+	public List<H> watched() {
 		return List.copyOf(this.watched);
 	}
 
 	/** How late the most overdue renewal is now (zero when the watchdog keeps up). */
-	long renewalLagNanos() {
+	public long renewalLagNanos() {
 		long now = System.nanoTime();
 		long lag = 0;
-		for (RedisLockHandle handle : this.watched) {
+		for (H handle : this.watched) {
 			if (!handle.renewalEnded()) {
-				lag = Math.max(lag, now - (handle.renewedAtNanos + handle.leaseNanos / 3));
+				lag = Math.max(lag, now - (handle.renewedAtNanos + handle.leaseNanos() / 3));
 			}
 		}
 		return lag;
@@ -104,9 +123,9 @@ final class LockWatchdog implements AutoCloseable {
 			this.pendingAtNanos = Long.MAX_VALUE;
 		}
 		long now = System.nanoTime();
-		List<RedisLockHandle> due = new ArrayList<>();
-		List<RedisLockHandle> early = new ArrayList<>();
-		for (RedisLockHandle handle : this.watched) {
+		List<H> due = new ArrayList<>();
+		List<H> early = new ArrayList<>();
+		for (H handle : this.watched) {
 			if (!handle.isHeld()) {
 				this.watched.remove(handle);
 			}
@@ -123,7 +142,7 @@ final class LockWatchdog implements AutoCloseable {
 			renew(due);
 		}
 		long next = Long.MAX_VALUE;
-		for (RedisLockHandle handle : this.watched) {
+		for (H handle : this.watched) {
 			next = Math.min(next, nextAttention(handle));
 		}
 		if (next != Long.MAX_VALUE) {
@@ -131,7 +150,7 @@ final class LockWatchdog implements AutoCloseable {
 		}
 	}
 
-	private void expired(RedisLockHandle handle) {
+	private void expired(H handle) {
 		this.watched.remove(handle);
 		LostLock.Reason reason = handle.renewalEnded() ? LostLock.Reason.LEASE_EXPIRED
 				: handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
@@ -142,18 +161,16 @@ final class LockWatchdog implements AutoCloseable {
 	 * Sends every batch at once and then reads the answers, so a tick costs one round trip however many batches
 	 * it takes.
 	 */
-	private void renew(List<RedisLockHandle> due) {
+	private void renew(List<H> due) {
 		long sentAt = System.nanoTime();
 		List<Batch> batches = new ArrayList<>();
 		Batch batch = new Batch();
-		for (RedisLockHandle handle : due) {
-			// Redis keeps whole milliseconds: the deadline believed locally is what Redis was told, no more.
-			long ttl = TimeUnit.NANOSECONDS.toMillis(
-					Math.min(handle.leaseNanos, handle.maxDeadlineNanos - sentAt));
+		for (H handle : due) {
+			long ttl = handle.ttlMillisFrom(sentAt, handle.leaseNanos());
 			if (ttl < 1) {
 				continue;
 			}
-			if (batch.handles.size() == BATCH_SIZE) {
+			if (batch.handles.size() == this.batchSize) {
 				batches.add(batch);
 				batch = new Batch();
 			}
@@ -184,15 +201,15 @@ final class LockWatchdog implements AutoCloseable {
 			this.statistics.countRenewalFailures(batch.handles.size());
 			// Unreachable or refused for now: try again soon; the lease deadline decides when the lock counts as
 			// lost, and the last failure why.
-			boolean refused = RedisFailures.refusal(LockScripts.unwrap(ex)) != null;
-			for (RedisLockHandle handle : batch.handles) {
-				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos / 10;
+			boolean refused = this.refusal.test(ex);
+			for (H handle : batch.handles) {
+				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos() / 10;
 				handle.renewalRefused = refused;
 			}
 			return;
 		}
 		for (int i = 0; i < batch.handles.size(); i++) {
-			RedisLockHandle handle = batch.handles.get(i);
+			H handle = batch.handles.get(i);
 			if (!handle.isHeld()) {
 				// Released while the renewal was on its way: its answer no longer means anything.
 				continue;
@@ -210,10 +227,10 @@ final class LockWatchdog implements AutoCloseable {
 		}
 	}
 
-	/** Locks renewed by one script call, with the time to live each gets in milliseconds, and the answer once sent. */
-	private static final class Batch {
+	/** Locks renewed by one call to the store, with the time to live each gets in milliseconds, and the answer once sent. */
+	private final class Batch {
 
-		final List<RedisLockHandle> handles = new ArrayList<>();
+		final List<H> handles = new ArrayList<>();
 
 		final List<Long> ttls = new ArrayList<>();
 
@@ -222,7 +239,7 @@ final class LockWatchdog implements AutoCloseable {
 	}
 
 	/** Whether a renewal may be sent now: not waiting to retry a failed one, and not yet at its longest lease. */
-	private static boolean renewable(RedisLockHandle handle, long now) {
+	private static boolean renewable(LeasedLockHandle handle, long now) {
 		return now - handle.retryAtNanos >= 0 && !handle.renewalEnded();
 	}
 
@@ -230,17 +247,17 @@ final class LockWatchdog implements AutoCloseable {
 	 * Whether a lock must be renewed on this tick. A sixth of the lease rather than a third, so that a wake-up a
 	 * little early (the scheduler's granularity) still renews it instead of scheduling another tick.
 	 */
-	private static boolean renewalDue(RedisLockHandle handle, long now) {
-		return now - (handle.renewedAtNanos + handle.leaseNanos / 6) >= 0;
+	private static boolean renewalDue(LeasedLockHandle handle, long now) {
+		return now - (handle.renewedAtNanos + handle.leaseNanos() / 6) >= 0;
 	}
 
 	/** When the watchdog must next look at this lock: its renewal time, or its lease deadline. */
-	private static long nextAttention(RedisLockHandle handle) {
+	private static long nextAttention(LeasedLockHandle handle) {
 		long deadline = handle.leaseDeadlineNanos();
 		if (handle.renewalEnded()) {
 			return deadline;
 		}
-		long renewAt = Math.max(handle.renewedAtNanos + handle.leaseNanos / 3, handle.retryAtNanos);
+		long renewAt = Math.max(handle.renewedAtNanos + handle.leaseNanos() / 3, handle.retryAtNanos);
 		return (renewAt - deadline < 0) ? renewAt : deadline;
 	}
 
@@ -251,16 +268,21 @@ final class LockWatchdog implements AutoCloseable {
 
 	/** Renews a batch of locks in the store; answers, per lock, whether it was still ours. */
 	@FunctionalInterface
-	interface Renewer {
+	public interface Renewer<H extends LeasedLockHandle> {
 
-		CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlMillis);
+		/**
+		 * Renews the locks, each for its time to live in milliseconds. May answer on any thread; the watchdog sends
+		 * every batch of a tick before it waits for the first answer.
+		 */
+		CompletionStage<List<Boolean>> renew(List<H> handles, List<Long> ttlMillis);
 
 	}
 
+	/** Told of a lock found lost by renewal or by its lease deadline. */
 	@FunctionalInterface
-	interface LossReporter {
+	public interface LossReporter<H extends LeasedLockHandle> {
 
-		void lost(RedisLockHandle handle, LostLock.Reason reason);
+		void lost(H handle, LostLock.Reason reason);
 
 	}
 
