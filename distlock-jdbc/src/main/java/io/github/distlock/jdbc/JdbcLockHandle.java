@@ -1,0 +1,41 @@
+package io.github.distlock.jdbc;
+
+import java.time.Duration;
+
+import io.github.distlock.engine.support.LeasedLockHandle;
+
+/**
+ * One acquisition of a lock in the lock table: its row and the holder id that proves this acquisition owns it.
+ */
+final class JdbcLockHandle extends LeasedLockHandle {
+
+	private final JdbcLockEngine engine;
+
+	final String lockId;
+
+	final String holder;
+
+	JdbcLockHandle(JdbcLockEngine engine, String name, String key, String lockId, String holder, long token,
+			long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
+		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
+		this.engine = engine;
+		this.lockId = lockId;
+		this.holder = holder;
+	}
+
+	@Override
+	public boolean verify() {
+		return this.engine.verify(this);
+	}
+
+	@Override
+	public boolean release() {
+		return this.engine.release(this);
+	}
+
+	@Override
+	public boolean extend(Duration ttl) {
+		return this.engine.extend(this, ttl);
+	}
+
+}

@@ -1,0 +1,10 @@
+-- distlock's lock table for H2. One row per lock ever taken; a lock is held while holder is set and expires_at
+-- (microseconds since the epoch, by the database's clock) is in the future.
+CREATE TABLE IF NOT EXISTS distlock_locks (
+    lock_id    VARCHAR(64)   NOT NULL PRIMARY KEY, -- SHA-256 (hex) of the lock's name and key
+    lock_name  VARCHAR(1024) NOT NULL,             -- for operators: the name, control characters escaped
+    lock_key   VARCHAR(1024) NOT NULL,             -- for operators: the key, escaped and cut to 200 characters
+    holder     VARCHAR(64),                        -- the acquisition holding it; NULL once released
+    token      BIGINT        NOT NULL,             -- fencing token of the last acquisition; only grows
+    expires_at BIGINT        NOT NULL              -- end of the lease, microseconds since the epoch
+);
