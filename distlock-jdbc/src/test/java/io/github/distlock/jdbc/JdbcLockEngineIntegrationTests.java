@@ -1,0 +1,273 @@
+package io.github.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockStoreConnectionException;
+import io.github.distlock.LockStoreException;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.test.PrivateDatabase;
+
+/**
+ * What the JDBC engine promises beyond the conformance suite, on real PostgreSQL and MariaDB servers and H2.
+ */
+class JdbcLockEngineIntegrationTests {
+
+	private final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
+
+	static Stream<Arguments> databases() {
+		return Stream.of(Arguments.of("PostgreSQL", (Supplier<PrivateDatabase>) PrivateDatabase::postgresql),
+				Arguments.of("MariaDB", (Supplier<PrivateDatabase>) PrivateDatabase::mariadb),
+				Arguments.of("H2", (Supplier<PrivateDatabase>) PrivateDatabase::h2));
+	}
+
+	private JdbcLockEngine engine(DataSource dataSource) {
+		return new JdbcLockEngine(dataSource, JdbcLockEngine.DEFAULT_TABLE, Duration.ofSeconds(5),
+				JdbcLockEngine.DEFAULT_POLL_INTERVAL, this.lost::add);
+	}
+
+	private static LockRequest request(String name, String key) {
+		return new LockRequest(name, key, Duration.ofSeconds(10), Duration.ZERO, true, null);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void namesAndKeysNeverMergeAndHostileKeysAreStoredSafely(String database, Supplier<PrivateDatabase> databases)
+			throws Exception {
+		try (PrivateDatabase db = databases.get(); JdbcLockEngine engine = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			LockHandle colon = engine.acquire(request("a", "x:y"));
+			LockHandle shifted = engine.acquire(request("a:x", "y"));
+			String megabyteLike = "k".repeat(LockRequest.MAX_KEY_LENGTH);
+			List<String> hostile = List.of("{x}", "line\r\nbreak", "nul\u0000char", "\uD800lone", "?lone",
+					"日本語", megabyteLike, "'; DROP TABLE distlock_locks; --");
+			List<LockHandle> handles = new ArrayList<>();
+			for (String key : hostile) {
+				handles.add(engine.acquire(request("hostile", key)));
+			}
+			assertThat(handles).extracting(LockHandle::key).containsExactlyElementsOf(hostile);
+			for (String key : hostile) {
+				assertThatExceptionOfType(LockAcquisitionException.class)
+					.as("key %s is held", key)
+					.isThrownBy(() -> engine.acquire(request("hostile", key)));
+			}
+			assertThat(storedKey(db, "hostile", "line\r\nbreak")).isEqualTo("line\\r\\nbreak");
+			assertThat(storedKey(db, "hostile", megabyteLike)).hasSizeLessThan(300);
+			assertThat(colon.release()).isTrue();
+			assertThat(shifted.release()).isTrue();
+			for (LockHandle handle : handles) {
+				assertThat(handle.release()).isTrue();
+			}
+			assertThat(this.lost).isEmpty();
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void leasesRunOnTheDatabaseClock(String database, Supplier<PrivateDatabase> databases) throws Exception {
+		try (PrivateDatabase db = databases.get(); JdbcLockEngine engine = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			LockHandle handle = engine.acquire(new LockRequest("clock", "k", Duration.ofSeconds(7), Duration.ZERO,
+					false, null));
+			LockTableDialect dialect = dialect(engine);
+			long remainingMicros = query(db, "SELECT expires_at - " + dialect.now() + " FROM distlock_locks WHERE "
+					+ "lock_id = '" + LockIdentity.of("clock", "k") + "'");
+			assertThat(remainingMicros).isBetween(TimeUnit.SECONDS.toMicros(6), TimeUnit.SECONDS.toMicros(7));
+			handle.release();
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void tokensKeepGrowingWhenAFreeRowIsDeleted(String database, Supplier<PrivateDatabase> databases)
+			throws Exception {
+		try (PrivateDatabase db = databases.get(); JdbcLockEngine engine = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			LockHandle first = engine.acquire(request("tokens", "k"));
+			first.release();
+			LockHandle second = engine.acquire(request("tokens", "k"));
+			assertThat(second.token()).as("raised by the take-over").isGreaterThan(first.token());
+			second.release();
+			db.execute("DELETE FROM distlock_locks");
+			LockHandle third = engine.acquire(request("tokens", "k"));
+			assertThat(third.token()).as("a new row starts at the database clock").isGreaterThan(second.token());
+			third.release();
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void oneStatementRenewsEveryHeldLockOnATick(String database, Supplier<PrivateDatabase> databases)
+			throws Exception {
+		try (PrivateDatabase db = databases.get()) {
+			AtomicInteger renewals = new AtomicInteger();
+			DataSource counting = countingStatements(db.dataSource(), "SET expires_at = ", renewals);
+			try (JdbcLockEngine engine = engine(counting)) {
+				engine.createTableIfMissing();
+				List<LockHandle> handles = new ArrayList<>();
+				for (int i = 0; i < 300; i++) {
+					handles.add(engine.acquire(new LockRequest("batch", "k" + i, Duration.ofMillis(900), Duration.ZERO,
+							true, null)));
+				}
+				long roundTripsBefore = engine.statistics().renewalRoundTrips();
+				int statementsBefore = renewals.get();
+				long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2000);
+				while (System.nanoTime() < until) {
+					Thread.sleep(50);
+				}
+				long ticks = engine.statistics().renewalRoundTrips() - roundTripsBefore;
+				assertThat(ticks).as("renewal ticks in 2 s of a 900 ms lease").isBetween(4L, 12L);
+				assertThat(renewals.get() - statementsBefore).as("one statement per tick for 300 locks")
+					.isEqualTo((int) ticks);
+				assertThat(engine.statistics().renewals()).isGreaterThanOrEqualTo(300 * ticks);
+				for (LockHandle handle : handles) {
+					assertThat(handle.release()).isTrue();
+				}
+				assertThat(this.lost).isEmpty();
+			}
+		}
+	}
+
+	@Test
+	void aMissingTableFailsTheStartUpCheckWithWhatToDo() {
+		try (PrivateDatabase db = PrivateDatabase.postgresql(); JdbcLockEngine engine = engine(db.dataSource())) {
+			assertThatExceptionOfType(LockStoreConnectionException.class).isThrownBy(engine::checkTable)
+				.withMessageContaining("distlock_locks")
+				.withMessageContaining("does not exist")
+				.satisfies((ex) -> assertThat(ex.getAction()).contains("distlock.jdbc.initialize-schema=true")
+					.contains("schema-postgresql.sql"));
+			engine.createTableIfMissing();
+			engine.checkTable();
+		}
+	}
+
+	@Test
+	void aUserWithoutPrivilegesIsRefusedAtOnceNotMadeToWait() throws Exception {
+		try (PrivateDatabase db = PrivateDatabase.postgresql()) {
+			try (JdbcLockEngine owner = engine(db.dataSource())) {
+				owner.createTableIfMissing();
+			}
+			String role = "distlock_reader_" + Long.toHexString(System.nanoTime());
+			db.execute("CREATE ROLE " + role + " LOGIN");
+			db.execute("GRANT SELECT ON distlock_locks TO " + role);
+			HikariConfig config = new HikariConfig();
+			config.setJdbcUrl(db.url());
+			config.setUsername(role);
+			try (HikariDataSource limited = new HikariDataSource(config);
+					JdbcLockEngine engine = engine(limited)) {
+				engine.checkTable();
+				long start = System.nanoTime();
+				assertThatExceptionOfType(LockStoreException.class)
+					.isThrownBy(() -> engine.acquire(new LockRequest("denied", "k", Duration.ofSeconds(10),
+							Duration.ofSeconds(5), true, null)))
+					.withMessageContaining("permission denied")
+					.withMessageContaining("Grant the application's database user SELECT, INSERT and UPDATE");
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+				assertThat(engine.standingRefusal()).contains("permission denied");
+			}
+			finally {
+				db.execute("DROP OWNED BY " + role);
+				db.execute("DROP ROLE " + role);
+			}
+		}
+	}
+
+	@Test
+	void anUnreachableDatabaseFailsTheEngineAtOnceSayingSo() throws Exception {
+		int port;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/none");
+		config.setUsername("postgres");
+		config.setPassword("not-logged-anywhere");
+		config.setConnectionTimeout(500);
+		config.setInitializationFailTimeout(-1);
+		try (HikariDataSource unreachable = new HikariDataSource(config)) {
+			assertThatExceptionOfType(LockStoreConnectionException.class).isThrownBy(() -> engine(unreachable))
+				.withMessageStartingWith("The database could not be reached")
+				.withMessageNotContaining("not-logged-anywhere");
+		}
+	}
+
+	private static LockTableDialect dialect(JdbcLockEngine engine) {
+		return LockTableDialect.valueOf(engine.databaseProduct().toUpperCase(Locale.ROOT));
+	}
+
+	private static String storedKey(PrivateDatabase db, String name, String key) throws SQLException {
+		try (Connection connection = db.dataSource().getConnection();
+				PreparedStatement statement = connection
+					.prepareStatement("SELECT lock_key FROM distlock_locks WHERE lock_id = ?")) {
+			statement.setString(1, LockIdentity.of(name, key));
+			try (ResultSet result = statement.executeQuery()) {
+				assertThat(result.next()).isTrue();
+				return result.getString(1);
+			}
+		}
+	}
+
+	private static long query(PrivateDatabase db, String sql) throws SQLException {
+		try (Connection connection = db.dataSource().getConnection();
+				ResultSet result = connection.createStatement().executeQuery(sql)) {
+			assertThat(result.next()).isTrue();
+			return result.getLong(1);
+		}
+	}
+
+	/**
+	 * The real data source, counting the statements prepared whose SQL contains the given text: a window on what the
+	 * engine sends, not a stand-in for the database.
+	 */
+	private static DataSource countingStatements(DataSource target, String sqlPart, AtomicInteger count) {
+		return (DataSource) Proxy.newProxyInstance(JdbcLockEngineIntegrationTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					Object result = method.invoke(target, args);
+					if (result instanceof Connection connection) {
+						return Proxy.newProxyInstance(JdbcLockEngineIntegrationTests.class.getClassLoader(),
+								new Class<?>[] { Connection.class }, (p, m, a) -> {
+									if (m.getName().equals("prepareStatement") && ((String) a[0]).contains(sqlPart)
+											&& ((String) a[0]).contains(" IN (")) {
+										count.incrementAndGet();
+									}
+									try {
+										return m.invoke(connection, a);
+									}
+									catch (java.lang.reflect.InvocationTargetException ex) {
+										throw ex.getCause();
+									}
+								});
+					}
+					return result;
+				});
+	}
+
+}
