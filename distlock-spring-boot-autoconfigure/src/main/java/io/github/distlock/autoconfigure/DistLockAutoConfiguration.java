@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -141,8 +142,10 @@ public final class DistLockAutoConfiguration {
 	/** Fails start-up, naming the engines and their dependencies, when no engine was configured. */
 	@Bean
 	@ConditionalOnMissingBean
-	static LockEngineRequirement lockEngineRequirement(ObjectProvider<LockEngine> engines, Environment environment) {
-		return new LockEngineRequirement(engines, environment.getProperty("distlock.backend"));
+	static LockEngineRequirement lockEngineRequirement(ObjectProvider<LockEngine> engines, Environment environment,
+			ResourceLoader resourceLoader) {
+		return new LockEngineRequirement(engines, environment.getProperty("distlock.backend"),
+				resourceLoader.getClassLoader());
 	}
 
 	@Bean

@@ -20,7 +20,7 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * The lock engine to use when several are on the class path: redis. Unset, the one present is used.
+	 * The lock engine to use when several are on the class path: redis or jdbc. Unset, the one present is used.
 	 */
 	private String backend;
 
@@ -53,6 +53,8 @@ public class DistLockProperties {
 	private final Aop aop = new Aop();
 
 	private final Redis redis = new Redis();
+
+	private final Jdbc jdbc = new Jdbc();
 
 	private final Health health = new Health();
 
@@ -116,6 +118,10 @@ public class DistLockProperties {
 
 	public Aop getAop() {
 		return this.aop;
+	}
+
+	public Jdbc getJdbc() {
+		return this.jdbc;
 	}
 
 	public Redis getRedis() {
@@ -223,6 +229,64 @@ public class DistLockProperties {
 
 		public void setConfig(String config) {
 			this.config = config;
+		}
+
+	}
+
+	public static class Jdbc {
+
+		/**
+		 * Name of the lock table, optionally schema-qualified.
+		 */
+		private String tableName = "distlock_locks";
+
+		/**
+		 * Whether to create the lock table at start-up when it does not exist (with the DDL shipped in
+		 * distlock-jdbc). Off by default: most teams create tables with their migration tool.
+		 */
+		private boolean initializeSchema = false;
+
+		/**
+		 * How often a waiting caller asks the table again. Callers waiting in the same application are woken at
+		 * once by its own releases.
+		 */
+		private Duration pollInterval = Duration.ofMillis(100);
+
+		/**
+		 * Longest time one lock statement may take (whole seconds, at least one).
+		 */
+		private Duration statementTimeout = Duration.ofSeconds(5);
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public void setTableName(String tableName) {
+			this.tableName = tableName;
+		}
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public Duration getStatementTimeout() {
+			return this.statementTimeout;
+		}
+
+		public void setStatementTimeout(Duration statementTimeout) {
+			this.statementTimeout = statementTimeout;
 		}
 
 	}

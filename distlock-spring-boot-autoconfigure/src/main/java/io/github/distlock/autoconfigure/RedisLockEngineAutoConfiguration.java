@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -22,7 +21,7 @@ import io.github.distlock.redis.RedisStartupCheck;
 
 /**
  * The Redis lock engine, when {@code distlock-redis} and Redisson are on the class path and
- * {@code distlock.backend} is {@code redis} or unset: on the application's {@link RedissonClient}, or one built from
+ * {@code distlock.backend} is {@code redis} or unset with no other engine present: on the application's {@link RedissonClient}, or one built from
  * a Redisson file ({@code distlock.redis.config}) or Spring Boot's Redis settings. The connection is checked before
  * the first lock ({@link RedisStartupCheck}).
  */
@@ -30,7 +29,7 @@ import io.github.distlock.redis.RedisStartupCheck;
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({ RedissonClient.class, RedisLockEngine.class })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
-@ConditionalOnProperty(name = "distlock.backend", havingValue = "redis", matchIfMissing = true)
+@ConditionalOnLockBackend(LockBackend.REDIS)
 @EnableConfigurationProperties(DistLockProperties.class)
 @Import({ RedissonFromYamlConfiguration.class, RedissonFromDataRedisConfiguration.class })
 public final class RedisLockEngineAutoConfiguration {
