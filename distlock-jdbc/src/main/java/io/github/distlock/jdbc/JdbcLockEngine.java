@@ -54,8 +54,10 @@ import io.github.distlock.engine.support.LeaseWatchdog;
  * and extending only touch a row that still names this acquisition's holder id. One watchdog renews every held lock
  * of the engine with one statement per tick.
  * <p>
- * Waiting polls the table every poll interval; threads of this engine waiting for a lock that this engine releases
- * are woken at once. Waiters are not served in order across instances.
+ * Waiting: on PostgreSQL every release is announced ({@code pg_notify} in the release statement) and heard by every
+ * instance ({@code LISTEN}), which wakes its waiters for that lock; elsewhere, and as a fallback, waiters poll with a
+ * back-off from 10 ms to the poll interval. Threads of this engine waiting for a lock that this engine releases are
+ * woken at once everywhere. Waiters are not served in order across instances.
  */
 public final class JdbcLockEngine
 		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
@@ -76,6 +78,12 @@ public final class JdbcLockEngine
 
 	/** Pause between attempts while the database cannot be reached. */
 	private static final long UNREACHABLE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/** The PostgreSQL channel releases are announced on. */
+	static final String RELEASE_CHANNEL = "distlock_released";
+
+	/** The first pause of a waiter between attempts; it doubles up to the poll interval. */
+	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	/** The lock id the health check reads: no lock has it (ids are 64 hex digits). */
 	private static final String HEALTH_ID = "distlock-health-check";
@@ -105,6 +113,9 @@ public final class JdbcLockEngine
 
 	private final LeaseWatchdog<JdbcLockHandle> watchdog;
 
+	/** On PostgreSQL with its driver: hears releases by every instance. Otherwise null, and waiters poll. */
+	private final PostgreSqlReleaseListener.Subscription releaseListener;
+
 	/** The database's words for the last lock statement it refused, until one succeeds. */
 	private volatile String refusal;
 
@@ -123,12 +134,17 @@ public final class JdbcLockEngine
 		this.statementTimeoutSeconds = (int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000);
 		this.pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), pollInterval.toNanos());
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
-		this.statements = new LockTableStatements(dialect(dataSource), LockTableStatements.requireTableName(table));
+		LockTableDialect dialect = dialect(dataSource);
+		boolean notifies = dialect == LockTableDialect.POSTGRESQL && PostgreSqlReleaseListener.isAvailable();
+		this.statements = new LockTableStatements(dialect, LockTableStatements.requireTableName(table),
+				notifies ? RELEASE_CHANNEL : null);
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
 		this.watchdog = new LeaseWatchdog<>("distlock-jdbc-watchdog", RENEWAL_BATCH_SIZE, this::renew,
 				(failure) -> JdbcFailures.refusal(failure) != null, this::lost, this.statistics);
+		this.releaseListener = notifies
+				? PostgreSqlReleaseListener.subscribe(dataSource, RELEASE_CHANNEL, this.signals) : null;
 	}
 
 	private static LockTableDialect dialect(DataSource dataSource) {
@@ -202,11 +218,13 @@ public final class JdbcLockEngine
 		String holder = this.engineId + ":" + this.acquisitions.incrementAndGet();
 		long start = System.nanoTime();
 		long deadline = start + request.waitTime().toNanos();
+		// Registered before the first attempt, so a release between that attempt and the wait still wakes it.
+		LocalReleaseSignals.Waiter waiter = request.waitTime().isZero() ? null : this.signals.open(lockId);
 		SQLException unreachable = null;
+		long backoff = FIRST_BACKOFF_NANOS;
 		boolean counted = false;
 		try {
 			while (true) {
-				long seen = this.signals.releases(lockId);
 				if (!heldHere(lockId)) {
 					long sentAt = System.nanoTime();
 					try {
@@ -225,7 +243,7 @@ public final class JdbcLockEngine
 					}
 				}
 				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
+				if (remaining <= 0 || waiter == null) {
 					throw new LockAcquisitionException(request.name(), request.key(),
 							Duration.ofNanos(System.nanoTime() - start), unreachable);
 				}
@@ -233,11 +251,20 @@ public final class JdbcLockEngine
 					this.waiting.incrementAndGet();
 					counted = true;
 				}
-				long pause = (unreachable != null) ? UNREACHABLE_BACKOFF_NANOS : this.pollNanos;
-				this.signals.await(lockId, seen, Math.min(remaining, pause));
+				long pause = (unreachable != null) ? UNREACHABLE_BACKOFF_NANOS : backoff;
+				if (waiter.await(Math.min(remaining, pause))) {
+					// A release was heard: the next wait starts short again.
+					backoff = FIRST_BACKOFF_NANOS;
+				}
+				else {
+					backoff = Math.min(backoff * 2, this.pollNanos);
+				}
 			}
 		}
 		finally {
+			if (waiter != null) {
+				waiter.close();
+			}
 			if (counted) {
 				this.waiting.decrementAndGet();
 			}
@@ -327,7 +354,7 @@ public final class JdbcLockEngine
 		this.heldHere.remove(handle.lockId, handle);
 		int released;
 		try {
-			released = update(this.statements.release, handle.lockId, handle.holder);
+			released = releaseRow(handle);
 		}
 		catch (SQLException ex) {
 			throwIfRefused(ex, "release", handle.name(), handle.key());
@@ -347,6 +374,22 @@ public final class JdbcLockEngine
 			reportLoss(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return false;
+	}
+
+	private int releaseRow(JdbcLockHandle handle) throws SQLException {
+		if (!this.statements.releaseIsQuery) {
+			return update(this.statements.release, handle.lockId, handle.holder);
+		}
+		try (Connection connection = connection();
+				PreparedStatement statement = prepare(connection, this.statements.release, handle.lockId,
+						handle.holder);
+				ResultSet result = statement.executeQuery()) {
+			int rows = 0;
+			while (result.next()) {
+				rows++;
+			}
+			return rows;
+		}
 	}
 
 	boolean verify(JdbcLockHandle handle) {
@@ -650,10 +693,23 @@ public final class JdbcLockEngine
 		}
 	}
 
-	/** Stops renewing; held locks expire with their leases. */
+	/** Whether waiters here are woken by releases in other instances (PostgreSQL's LISTEN), not only by polling. */
+	public boolean hearsReleases() {
+		return this.releaseListener != null && this.releaseListener.isListening();
+	}
+
+	/** Releases by any instance heard so far (PostgreSQL), for tests. */
+	long releasesHeard() {
+		return (this.releaseListener != null) ? this.releaseListener.heard() : 0;
+	}
+
+	/** Stops renewing (held locks expire with their leases) and listening. */
 	@Override
 	public void close() {
 		this.watchdog.close();
+		if (this.releaseListener != null) {
+			this.releaseListener.close();
+		}
 	}
 
 }

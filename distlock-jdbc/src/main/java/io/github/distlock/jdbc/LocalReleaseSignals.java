@@ -1,55 +1,28 @@
 package io.github.distlock.jdbc;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Wakes the threads of this engine that wait for a lock when this engine releases it, so a hand-over inside one
- * instance takes no poll interval. Waiters in other instances poll the table. A {@link ReentrantLock} rather than a
- * monitor, so waiting virtual threads do not pin their carriers.
+ * Wakes the threads of this engine that wait for a lock when it is released: by this engine, or, on PostgreSQL, by
+ * any instance ({@link PostgreSqlReleaseListener}). A waiter registers before its first attempt, so a release between
+ * that attempt and its wait is not missed. A {@link ReentrantLock} rather than a monitor, so waiting virtual threads
+ * do not pin their carriers.
  */
 final class LocalReleaseSignals {
 
 	private final ConcurrentHashMap<String, Signal> signals = new ConcurrentHashMap<>();
 
-	/**
-	 * Waits until this engine releases the lock, or for at most the given time.
-	 * @param seen the release count read before the attempt that failed, so a release in between is not missed
-	 */
-	void await(String lockId, long seen, long nanos) throws InterruptedException {
-		Signal signal = this.signals.computeIfAbsent(lockId, (id) -> new Signal());
-		signal.lock.lock();
-		try {
-			signal.waiters++;
-			long remaining = nanos;
-			while (signal.releases == seen && remaining > 0) {
-				remaining = signal.released.awaitNanos(remaining);
-			}
-		}
-		finally {
-			signal.waiters--;
-			if (signal.waiters == 0) {
-				this.signals.remove(lockId, signal);
-			}
-			signal.lock.unlock();
-		}
-	}
-
-	/** How many releases of the lock this engine has announced while someone waited: read before an attempt. */
-	long releases(String lockId) {
-		Signal signal = this.signals.get(lockId);
-		if (signal == null) {
-			return 0;
-		}
-		signal.lock.lock();
-		try {
-			return signal.releases;
-		}
-		finally {
-			signal.lock.unlock();
-		}
+	/** Registers a waiter for the lock; close it when done waiting. */
+	Waiter open(String lockId) {
+		// compute() runs atomically per key, so a waiter count never reaches a signal that was just dropped.
+		Signal signal = this.signals.compute(lockId, (id, existing) -> {
+			Signal registered = (existing != null) ? existing : new Signal();
+			registered.waiters++;
+			return registered;
+		});
+		return new Waiter(lockId, signal);
 	}
 
 	/** Wakes this engine's waiters for the lock, if any. */
@@ -68,14 +41,67 @@ final class LocalReleaseSignals {
 		}
 	}
 
+	/** One thread's wait for one lock, from before its first attempt until it has the lock or gives up. */
+	final class Waiter implements AutoCloseable {
+
+		private final String lockId;
+
+		private final Signal signal;
+
+		private long seen;
+
+		private Waiter(String lockId, Signal signal) {
+			this.lockId = lockId;
+			this.signal = signal;
+			signal.lock.lock();
+			try {
+				this.seen = signal.releases;
+			}
+			finally {
+				signal.lock.unlock();
+			}
+		}
+
+		/**
+		 * Waits until the lock is released after the last wait (or the registration), or for at most the given time.
+		 * @return whether a release was seen
+		 */
+		boolean await(long nanos) throws InterruptedException {
+			this.signal.lock.lock();
+			try {
+				long remaining = nanos;
+				while (this.signal.releases == this.seen && remaining > 0) {
+					remaining = this.signal.released.awaitNanos(remaining);
+				}
+				boolean released = this.signal.releases != this.seen;
+				this.seen = this.signal.releases;
+				return released;
+			}
+			finally {
+				this.signal.lock.unlock();
+			}
+		}
+
+		@Override
+		public void close() {
+			LocalReleaseSignals.this.signals.compute(this.lockId, (id, existing) -> {
+				existing.waiters--;
+				return (existing.waiters == 0) ? null : existing;
+			});
+		}
+
+	}
+
 	private static final class Signal {
 
 		final ReentrantLock lock = new ReentrantLock();
 
 		final Condition released = this.lock.newCondition();
 
+		/** Written under {@link #lock}. */
 		long releases;
 
+		/** Written only inside {@link ConcurrentHashMap#compute}. */
 		int waiters;
 
 	}

@@ -21,7 +21,11 @@ final class LockTableStatements {
 	/** The token of the row this holder holds now: how a database without RETURNING learns its token. */
 	final String tokenOfHolder;
 
+	/** Releases the lock if it is still this holder's; on PostgreSQL also announces it, answering a row if so. */
 	final String release;
+
+	/** Whether {@link #release} is a query (one row when released) rather than an update. */
+	final boolean releaseIsQuery;
 
 	/** Frees a row this holder still names after its lease ran out: the lock was lost, but the row is no use. */
 	final String releaseExpired;
@@ -34,14 +38,21 @@ final class LockTableStatements {
 
 	final String ping;
 
-	LockTableStatements(LockTableDialect dialect, String table) {
+	/**
+	 * @param releaseChannel the PostgreSQL channel a release announces the lock's id on, or null for none
+	 */
+	LockTableStatements(LockTableDialect dialect, String table, String releaseChannel) {
 		this.dialect = dialect;
 		this.table = requireTableName(table);
 		String now = dialect.now();
 		String owned = " WHERE lock_id = ? AND holder = ? AND expires_at > " + now;
 		this.acquire = dialect.acquire(table);
 		this.tokenOfHolder = "SELECT token FROM " + table + " WHERE lock_id = ? AND holder = ?";
-		this.release = "UPDATE " + table + " SET holder = NULL, expires_at = " + now + owned;
+		String release = "UPDATE " + table + " SET holder = NULL, expires_at = " + now + owned;
+		// One statement releases and announces, and announces only a release that happened.
+		this.release = (releaseChannel != null) ? "WITH released AS (" + release + " RETURNING lock_id) "
+				+ "SELECT pg_notify('" + releaseChannel + "', lock_id) FROM released" : release;
+		this.releaseIsQuery = releaseChannel != null;
 		this.releaseExpired = "UPDATE " + table + " SET holder = NULL WHERE lock_id = ? AND holder = ?";
 		this.verify = "SELECT COUNT(*) FROM " + table + owned;
 		this.extend = "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?)" + owned;

@@ -157,6 +157,46 @@ class JdbcLockEngineIntegrationTests {
 	}
 
 	@Test
+	void onPostgreSqlAWaiterInAnotherInstanceIsWokenByTheReleaseNotByItsPoll() throws Exception {
+		try (PrivateDatabase db = PrivateDatabase.postgresql();
+				JdbcLockEngine holder = engine(db.dataSource());
+				JdbcLockEngine waiter = new JdbcLockEngine(db.dataSource(), JdbcLockEngine.DEFAULT_TABLE,
+						Duration.ofSeconds(5), Duration.ofMinutes(1), this.lost::add)) {
+			holder.createTableIfMissing();
+			long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (!waiter.hearsReleases() && System.nanoTime() < until) {
+				Thread.sleep(10);
+			}
+			assertThat(waiter.hearsReleases()).as("listening").isTrue();
+			LockHandle held = holder.acquire(request("notify", "k"));
+			java.util.concurrent.CompletableFuture<LockHandle> next = java.util.concurrent.CompletableFuture
+				.supplyAsync(() -> {
+					try {
+						return waiter.acquire(new LockRequest("notify", "k", Duration.ofSeconds(10),
+								Duration.ofSeconds(30), true, null));
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				});
+			until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (waiter.waitingCount() == 0 && System.nanoTime() < until) {
+				Thread.sleep(5);
+			}
+			// Long enough for the waiter's back-off to reach seconds: a poll would come 2 s or more after the release.
+			Thread.sleep(3000);
+			long heardBefore = waiter.releasesHeard();
+			long releasedAt = System.nanoTime();
+			assertThat(held.release()).isTrue();
+			LockHandle taken = next.get(10, TimeUnit.SECONDS);
+			assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(1));
+			assertThat(waiter.releasesHeard()).isGreaterThan(heardBefore);
+			assertThat(taken.token()).isGreaterThan(held.token());
+			taken.release();
+		}
+	}
+
+	@Test
 	void aMissingTableFailsTheStartUpCheckWithWhatToDo() {
 		try (PrivateDatabase db = PrivateDatabase.postgresql(); JdbcLockEngine engine = engine(db.dataSource())) {
 			assertThatExceptionOfType(LockStoreConnectionException.class).isThrownBy(engine::checkTable)
