@@ -48,6 +48,12 @@ final class RedisAcquisition {
 
 	private boolean queued;
 
+	/**
+	 * An attempt that may have queued this caller was sent, heard or not: an interrupt can cut the reply off after
+	 * Redis ran the script, so giving up must withdraw even when no reply said "queued".
+	 */
+	private boolean sent;
+
 	/** A pairing of local and server time from the last failed attempt, to date a hand-over on the local clock. */
 	private long clockSentAtNanos;
 
@@ -146,9 +152,12 @@ final class RedisAcquisition {
 				List<Long> reply;
 				RedisException unreachable = null;
 				try {
+					this.sent = true;
 					reply = attempt();
 				}
 				catch (RedisException ex) {
+					// A refused script did not run: it queued nothing.
+					this.sent = this.queued || RedisFailures.refusal(LockScripts.unwrap(ex)) == null;
 					throwIfRefused(ex);
 					reply = null;
 					unreachable = ex;
@@ -224,7 +233,7 @@ final class RedisAcquisition {
 
 	/** Stops waiting for good (interrupted, or failed): a hand-over that raced with us is passed on at once. */
 	private void giveUp() {
-		if (!this.queued) {
+		if (!this.sent) {
 			return;
 		}
 		try {
