@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.distlock.benchmarks.jdbc.JdbcBenchmark;
 import io.github.distlock.benchmarks.processes.ContendedWorker;
 import io.github.distlock.benchmarks.report.Report;
 import io.github.distlock.benchmarks.report.Results;
@@ -17,6 +18,7 @@ import io.github.distlock.benchmarks.scenarios.Scenario;
  *
  * <pre>
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar [--smoke] [--out FILE] [--scenarios a,b]
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --jdbc [--smoke] [--out FILE]   (the database engines)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -31,6 +33,10 @@ public final class BenchmarkMain {
 	public static final String WORKER = "--worker";
 
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals("--jdbc")) {
+			JdbcBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
 		if (args.length > 0 && args[0].equals(WORKER)) {
 			ContendedWorker.main(Arrays.copyOfRange(args, 1, args.length));
 			return;

@@ -224,6 +224,15 @@ public final class JdbcLockEngine
 		long backoff = FIRST_BACKOFF_NANOS;
 		boolean counted = false;
 		try {
+			if (waiter != null && !waiter.awaitTurn(0)) {
+				this.waiting.incrementAndGet();
+				counted = true;
+				if (!waiter.awaitTurn(deadline - System.nanoTime())) {
+					// Threads of this engine ahead in line had the first claim all along.
+					throw new LockAcquisitionException(request.name(), request.key(),
+							Duration.ofNanos(System.nanoTime() - start), null);
+				}
+			}
 			while (true) {
 				if (!heldHere(lockId)) {
 					long sentAt = System.nanoTime();

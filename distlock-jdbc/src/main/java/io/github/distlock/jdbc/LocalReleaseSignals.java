@@ -1,6 +1,7 @@
 package io.github.distlock.jdbc;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -9,6 +10,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * any instance ({@link PostgreSqlReleaseListener}). A waiter registers before its first attempt, so a release between
  * that attempt and its wait is not missed. A {@link ReentrantLock} rather than a monitor, so waiting virtual threads
  * do not pin their carriers.
+ * <p>
+ * Waiters of one engine for one lock also take turns: only the thread whose turn it is asks the database, the others
+ * line up here, first come first served. A release then meets one attempt per instance rather than one per thread,
+ * and threads of one instance do not overtake each other.
  */
 final class LocalReleaseSignals {
 
@@ -50,6 +55,8 @@ final class LocalReleaseSignals {
 
 		private long seen;
 
+		private boolean hasTurn;
+
 		private Waiter(String lockId, Signal signal) {
 			this.lockId = lockId;
 			this.signal = signal;
@@ -60,6 +67,17 @@ final class LocalReleaseSignals {
 			finally {
 				signal.lock.unlock();
 			}
+		}
+
+		/**
+		 * Waits for this thread's turn to ask the database for the lock, behind the engine's other threads waiting
+		 * for it.
+		 * @return whether the turn came within the time
+		 */
+		boolean awaitTurn(long nanos) throws InterruptedException {
+			// Timed even for zero: an untimed tryLock() would cut in front of threads already in line.
+			this.hasTurn = this.signal.turn.tryLock(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+			return this.hasTurn;
 		}
 
 		/**
@@ -84,6 +102,10 @@ final class LocalReleaseSignals {
 
 		@Override
 		public void close() {
+			if (this.hasTurn) {
+				this.hasTurn = false;
+				this.signal.turn.unlock();
+			}
 			LocalReleaseSignals.this.signals.compute(this.lockId, (id, existing) -> {
 				existing.waiters--;
 				return (existing.waiters == 0) ? null : existing;
@@ -97,6 +119,9 @@ final class LocalReleaseSignals {
 		final ReentrantLock lock = new ReentrantLock();
 
 		final Condition released = this.lock.newCondition();
+
+		/** Whose turn it is to ask the database; fair, so the engine's waiters take turns in arrival order. */
+		final ReentrantLock turn = new ReentrantLock(true);
 
 		/** Written under {@link #lock}. */
 		long releases;

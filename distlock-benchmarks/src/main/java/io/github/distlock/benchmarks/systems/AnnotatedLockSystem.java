@@ -51,8 +51,10 @@ public final class AnnotatedLockSystem extends LockSystem {
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.registerShutdownHook(false)
+			// The JDBC engine is on this module's class path too (for --jdbc): this system measures Redis.
 			.properties("spring.data.redis.host=" + this.host, "spring.data.redis.port=" + this.port,
-					"distlock.key-prefix=" + KEY_PREFIX, "bench.lease=" + this.settings.lease().toMillis() + "ms",
+					"distlock.backend=redis", "distlock.key-prefix=" + KEY_PREFIX,
+					"bench.lease=" + this.settings.lease().toMillis() + "ms",
 					"bench.wait-time=" + this.settings.waitTime().toMillis() + "ms")
 			.run();
 		return new AnnotatedClient(context);
