@@ -3,8 +3,8 @@ package io.github.distlock;
 import io.github.distlock.engine.DisplayedKey;
 
 /**
- * A call to a {@link DistributedLock#reentrant() non-reentrant} method was made while the calling thread already
- * held its lock (same name and key). Thrown at once, before the method runs and without touching the lock, which the
+ * A call to a {@link DistributedLock#reentrant() non-reentrant} method was made while the calling thread (or, for a
+ * {@code Mono} or {@code Flux} method, the subscribing pipeline) already held its lock (same name and key). Thrown at once, before the method runs and without touching the lock, which the
  * outer call keeps and releases as usual.
  * <p>
  * Not a {@link LockAcquisitionException}: the lock is not busy with someone else, the call is nested where it must
@@ -19,8 +19,16 @@ public class LockReentryException extends IllegalStateException {
 	private final String method;
 
 	public LockReentryException(String lockName, String lockKey, String method) {
-		super("Lock '" + lockName + "' for key '" + DisplayedKey.of(lockKey) + "' is already held by this thread, and "
-				+ method + " does not re-enter it (reentrant = false): the call was made inside a call that holds it");
+		this(lockName, lockKey, method, "this thread");
+	}
+
+	/**
+	 * @param holder who holds the lock, for the message: "this thread", "this reactive pipeline"
+	 */
+	public LockReentryException(String lockName, String lockKey, String method, String holder) {
+		super("Lock '" + lockName + "' for key '" + DisplayedKey.of(lockKey) + "' is already held by " + holder
+				+ ", and " + method + " does not re-enter it (reentrant = false): the call was made inside a call "
+				+ "that holds it");
 		this.lockName = lockName;
 		this.lockKey = lockKey;
 		this.method = method;

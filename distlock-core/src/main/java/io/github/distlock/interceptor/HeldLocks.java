@@ -66,8 +66,31 @@ final class HeldLocks {
 	}
 
 	HeldLock add(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
-		LockId id = new LockId(scope, handle.name(), handle.key());
-		HeldLock held = new HeldLock(this, id, handle, onLost, observation);
+		return put(new HeldLock(this, new LockId(scope, handle.name(), handle.key()), handle, onLost, observation,
+				new AtomicInteger(1)));
+	}
+
+	/**
+	 * A lock held by no thread yet: by a subscription to a reactive method, say. It starts with one claim, which its
+	 * holder lets go of when its work ends.
+	 */
+	static HeldLock detached(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
+		return new HeldLock(null, new LockId(scope, handle.name(), handle.key()), handle, onLost, observation,
+				new AtomicInteger(1));
+	}
+
+	/**
+	 * Lets this thread run inside a lock held elsewhere (by a reactive subscription, or by the thread that started
+	 * this thread's work), for which the caller has taken a claim: nested calls for it enter it, and
+	 * {@link io.github.distlock.LockContext} sees it. The view it returns is this thread's own, counted in
+	 * {@link HeldLock#holds} like a lock the thread acquired; its claim is let go when its holds end.
+	 */
+	HeldLock borrow(HeldLock held) {
+		return put(new HeldLock(this, held.id, held.handle, held.onLost, held.observation, held.claims));
+	}
+
+	private HeldLock put(HeldLock held) {
+		LockId id = held.id;
 		if (this.several == null && this.only == null) {
 			this.only = held;
 			return held;
@@ -147,6 +170,7 @@ final class HeldLocks {
 	 */
 	static final class HeldLock {
 
+		/** The thread's locks this view belongs to; null for a lock no thread holds. */
 		final HeldLocks owner;
 
 		private final LockId id;
@@ -162,17 +186,43 @@ final class HeldLocks {
 		int holds;
 
 		/**
-		 * Who keeps the lock from being released: one for the owning thread (until its holds end) and one per
-		 * completion stage still running under it. The last to let go releases, on whichever thread that is.
+		 * Who keeps the lock from being released: one for the owning thread (until its holds end), one per
+		 * completion stage or reactive subscription still running under it, one per thread that borrowed it. Shared
+		 * by every view of the lock; the last to let go releases, on whichever thread that is.
 		 */
-		final AtomicInteger claims = new AtomicInteger(1);
+		final AtomicInteger claims;
 
-		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation) {
+		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation,
+				AtomicInteger claims) {
 			this.owner = owner;
 			this.id = id;
 			this.handle = handle;
 			this.onLost = onLost;
 			this.observation = observation;
+			this.claims = claims;
+		}
+
+		/** The lock execution that took the lock. */
+		Object scope() {
+			return this.id.scope();
+		}
+
+		/** Whether this is the lock of that scope, name and key. */
+		boolean is(Object scope, String name, String key) {
+			return this.id.is(scope, name, key);
+		}
+
+		/**
+		 * Takes one more claim on the lock, so it stays held until that claim is let go too; refused once the last
+		 * claim has been let go, when the lock is released or being released and must be acquired anew.
+		 */
+		boolean tryClaim() {
+			for (int current = this.claims.get(); current > 0; current = this.claims.get()) {
+				if (this.claims.compareAndSet(current, current + 1)) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 	}

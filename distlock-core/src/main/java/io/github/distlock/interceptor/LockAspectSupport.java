@@ -86,6 +86,14 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 
 		Object proceed() throws Throwable;
 
+		/**
+		 * The same call, able to proceed once per subscription of a reactive method, each time from the lock's place in
+		 * the interceptor chain; this one where it can proceed only once.
+		 */
+		default Invocation repeatable() {
+			return this;
+		}
+
 	}
 
 	public Object invoke(Method method, Object target, Object[] args, Class<?> targetClass, Invocation invocation)
@@ -96,6 +104,14 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		}
 		String key = this.keys.evaluate(operation, target, args);
 		LockRequest request = operation.request(key);
+		// The flag first: without Reactor the reactive call's class is never loaded.
+		if (LockOperationSource.REACTOR_PRESENT && operation.call() instanceof ReactiveLockedCall reactive) {
+			// A reactive method's lock is taken, re-entered or refused per subscription, not now.
+			String nonReentrant = operation.contention().reentrant() ? null : operation.methodId();
+			ReactiveLockedCall.Recovery recovery = this.recovery.recovers(operation)
+					? (failure) -> this.recovery.recover(operation, target, args, failure) : null;
+			return reactive.call(this.execution, request, operation.onLost(), nonReentrant, invocation, recovery);
+		}
 		if (!operation.contention().reentrant() && this.execution.isHeldByCurrentThread(request.name(), key)) {
 			throw new LockReentryException(request.name(), key, operation.methodId());
 		}

@@ -73,6 +73,56 @@ public final class LockExecution {
 		return heldLocks != null && heldLocks.find(this, name, key) != null;
 	}
 
+	/** The lock the current thread holds through this execution for the name and key, or null. */
+	HeldLock heldByCurrentThread(String name, String key) {
+		HeldLocks heldLocks = HeldLocks.peek();
+		return (heldLocks != null) ? heldLocks.find(this, name, key) : null;
+	}
+
+	/**
+	 * Acquires the lock for a holder that is not a thread (a reactive subscription), waiting up to the request's
+	 * wait time on the calling thread.
+	 * @return the lock with one claim, which the holder lets go of ({@link #letGo}) when its work ends
+	 */
+	HeldLock acquireDetached(LockRequest request, OnLost onLost) {
+		LockHandle handle = acquire(request);
+		return HeldLocks.detached(this, handle, onLost, this.observations.startHeld(request.name()));
+	}
+
+	/**
+	 * Runs work on this thread inside a lock held elsewhere, so that the work sees it ({@link #currentHandle()}) and
+	 * its nested calls for the same lock enter it rather than wait for it. The thread takes its own claim while the
+	 * work runs; if the lock has been let go of meanwhile, the work runs outside it.
+	 */
+	Object runInside(HeldLock held, Work work) throws Throwable {
+		HeldLocks heldLocks = HeldLocks.peek();
+		HeldLock view = (heldLocks != null) ? heldLocks.find(this, held.handle.name(), held.handle.key()) : null;
+		if (view == null) {
+			if (!held.tryClaim()) {
+				return work.run();
+			}
+			heldLocks = HeldLocks.current();
+			view = heldLocks.borrow(held);
+		}
+		HeldLock outer = heldLocks.enter(view);
+		try {
+			return work.run();
+		}
+		finally {
+			leave(heldLocks, view, outer);
+		}
+	}
+
+	/**
+	 * Ends a thread's stay inside a lock it entered with {@link HeldLocks#borrow}: when its holds end, its claim is
+	 * let go; the lock's holder decides when it is released.
+	 */
+	static void leave(HeldLocks heldLocks, HeldLock view, HeldLock outer) {
+		if (heldLocks.exit(view, outer)) {
+			((LockExecution) view.scope()).threadDone(view);
+		}
+	}
+
 	/** Work to run under a lock, returning a plain result. */
 	@FunctionalInterface
 	public interface Work {

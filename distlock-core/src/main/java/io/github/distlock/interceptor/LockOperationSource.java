@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -23,6 +24,7 @@ import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.scheduling.annotation.Async;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -47,6 +49,11 @@ public class LockOperationSource {
 	private static final Duration SHORTEST_LEASE = Duration.ofMillis(1);
 
 	private static final String PUBLISHER = "org.reactivestreams.Publisher";
+
+	private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
+
+	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			LockOperationSource.class.getClassLoader());
 
 	private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
 
@@ -84,6 +91,9 @@ public class LockOperationSource {
 	}
 
 	private LockOperation parse(Method method, Class<?> targetClass) {
+		if (isSuspendBody(method)) {
+			return null;
+		}
 		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 		Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
 		String methodId = owner.getSimpleName() + "#" + method.getName();
@@ -123,12 +133,24 @@ public class LockOperationSource {
 
 	private ContentionPolicy contention(LockDeclaration lock, Method method, Class<?> owner, String methodId) {
 		String fallbackName = resolve(methodId, "fallback", lock.fallback());
+		if (StringUtils.hasText(fallbackName) && KotlinDetector.isSuspendingFunction(method)) {
+			throw new LockDefinitionException(methodId, "a suspend function cannot have a fallback (it would be "
+					+ "called outside its coroutine); catch LockAcquisitionException around the call instead", null);
+		}
 		LockFallback fallback = StringUtils.hasText(fallbackName)
 				? LockFallbackResolver.resolve(method, owner, fallbackName.trim(), methodId) : null;
 		if (lock.reentrant() && fallback == null) {
 			return ContentionPolicy.DEFAULT;
 		}
 		return new ContentionPolicy(lock.reentrant(), fallback);
+	}
+
+	/**
+	 * The static body Kotlin compiles an open suspend function into ({@code name$suspendImpl}), which carries a copy of
+	 * its annotations: the function itself is the one intercepted, its body is no lock declaration of its own.
+	 */
+	private static boolean isSuspendBody(Method method) {
+		return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl");
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {
@@ -154,13 +176,26 @@ public class LockOperationSource {
 		if (type == CompletionStage.class || type == CompletableFuture.class) {
 			return CompletionStageLockedCall.INSTANCE;
 		}
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			if (!REACTOR_PRESENT) {
+				throw new LockDefinitionException(methodId, "the method is a Kotlin suspend function, which Spring "
+						+ "intercepts through Reactor, and Reactor is not on the class path; add "
+						+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor", null);
+			}
+			return ReactiveLockedCall.forSuspendingFunction(method);
+		}
+		LockedCall reactive = REACTOR_PRESENT ? ReactiveLockedCall.forReturnType(type) : null;
+		if (reactive != null) {
+			return reactive;
+		}
 		String asynchronous = asynchronousReturnType(type);
 		if (asynchronous != null) {
 			throw new LockDefinitionException(methodId, "the method returns " + asynchronous + ": the lock would be "
 					+ "released when the method returns, before the work it started ends; locked methods may return "
-					+ "CompletionStage or CompletableFuture (held until it completes), not a Future without "
-					+ "completion callbacks, another CompletionStage type or a reactive Publisher yet, so return one "
-					+ "of those two (or lock inside the asynchronous work)", null);
+					+ "CompletionStage or CompletableFuture (held until it completes) and, with Reactor on the class "
+					+ "path, Mono or Flux (held per subscription until it terminates); not a Future without "
+					+ "completion callbacks, another CompletionStage type or another Publisher, so return one of "
+					+ "those (or lock inside the asynchronous work)", null);
 		}
 		return SynchronousLockedCall.INSTANCE;
 	}
@@ -183,8 +218,25 @@ public class LockOperationSource {
 			if (isPublisher(candidate)) {
 				return type.getSimpleName() + " (a reactive Publisher)";
 			}
+			if (implementsByName(candidate, KOTLIN_FLOW)) {
+				return type.getSimpleName() + " (a cold Kotlin Flow, collected after the call; make the function "
+						+ "suspend and collect it inside, or return Flux)";
+			}
 		}
 		return null;
+	}
+
+	/** Whether the type is or implements the named interface, checked by name: the library is optional. */
+	private static boolean implementsByName(Class<?> type, String name) {
+		if (type.getName().equals(name)) {
+			return true;
+		}
+		for (Class<?> implemented : type.getInterfaces()) {
+			if (implementsByName(implemented, name)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Whether the type is or implements Reactive Streams' Publisher, checked by name: Reactor is optional. */

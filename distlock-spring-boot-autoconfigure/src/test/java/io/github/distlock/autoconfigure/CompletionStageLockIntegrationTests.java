@@ -5,6 +5,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,6 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.support.ContextPropagatingTaskDecorator;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
@@ -32,6 +37,7 @@ import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @DistributedLock} methods that return a {@link CompletionStage} or {@link CompletableFuture} hold the lock
@@ -293,6 +299,67 @@ class CompletionStageLockIntegrationTests {
 				.isInstanceOf(LockAcquisitionException.class);
 			assertThat(RedisKeys.locks(redis)).isEmpty();
 		});
+	}
+
+	@Test
+	void workOnAnExecutorThatPropagatesContextRunsInsideTheLock() {
+		ExecutorService propagating = ContextExecutorService.wrap(this.executor,
+				ContextSnapshotFactory.builder().build());
+		this.runner.run((context) -> {
+			StageService service = context.getBean(StageService.class);
+			CompletableFuture<String> result = service.starting("1", () -> {
+				long outer = LockContext.current().token();
+				return CompletableFuture.supplyAsync(() -> service.tryNow("1") + ", same lock "
+						+ (LockContext.current().token() == outer), propagating);
+			});
+			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("acquired, same lock true");
+			// The task let go of its claim after it completed the stage, so the release may come a moment later.
+			await().atMost(Duration.ofSeconds(10)).until(() -> RedisKeys.locks(redis).isEmpty());
+		});
+	}
+
+	@Test
+	void workPropagatedFromALockedMethodKeepsTheLockUntilItEnds() {
+		ThreadPoolTaskExecutor propagating = new ThreadPoolTaskExecutor();
+		propagating.setTaskDecorator(new ContextPropagatingTaskDecorator());
+		propagating.initialize();
+		try {
+			this.runner.run((first) -> this.runner.run((second) -> {
+				StageService service = first.getBean(StageService.class);
+				CountDownLatch started = new CountDownLatch(1);
+				CountDownLatch finish = new CountDownLatch(1);
+				CompletableFuture<Void> background = new CompletableFuture<>();
+				// The method's stage completes once the work has started; the work goes on running on the executor.
+				CompletableFuture<String> result = service.starting("1", () -> {
+					propagating.execute(() -> {
+						started.countDown();
+						try {
+							finish.await();
+							background.complete(null);
+						}
+						catch (InterruptedException ex) {
+							background.completeExceptionally(ex);
+						}
+					});
+					try {
+						return CompletableFuture.completedFuture(started.await(10, TimeUnit.SECONDS) ? "started" : "late");
+					}
+					catch (InterruptedException ex) {
+						return CompletableFuture.failedFuture(ex);
+					}
+				});
+				assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("started");
+				assertThat(tryNow(second.getBean(StageService.class))).as("held for the work still running")
+					.isEqualTo("refused");
+				finish.countDown();
+				background.get(10, TimeUnit.SECONDS);
+				await().atMost(Duration.ofSeconds(10)).until(() -> !RedisKeys.exists(redis, LOCK));
+				assertThat(tryNow(second.getBean(StageService.class))).isEqualTo("acquired");
+			}));
+		}
+		finally {
+			propagating.shutdown();
+		}
 	}
 
 	private static void deleteLock() {

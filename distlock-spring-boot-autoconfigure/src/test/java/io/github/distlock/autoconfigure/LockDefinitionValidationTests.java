@@ -588,14 +588,13 @@ class LockDefinitionValidationTests {
 		assertStartUpFails(ReturnsCompletableFutureSubclass.class, "ReturnsCompletableFutureSubclass#pay",
 				"returns OwnFuture");
 		assertStartUpFails(ReturnsFuture.class, "ReturnsFuture#pay", "returns Future");
-		assertStartUpFails(ReturnsMono.class, "ReturnsMono#pay", "returns Mono (a reactive Publisher)");
-		assertStartUpFails(ReturnsFlux.class, "ReturnsFlux#pay", "returns Flux (a reactive Publisher)");
 		assertStartUpFails(ReturnsPublisher.class, "ReturnsPublisher#pay", "returns Publisher (a reactive Publisher)");
 	}
 
 	@Test
-	void methodsReturningAStageStart() {
-		for (Class<?> beanClass : List.of(ReturnsCompletableFuture.class, ReturnsCompletionStage.class)) {
+	void methodsReturningAStageOrAReactorPublisherStart() {
+		for (Class<?> beanClass : List.of(ReturnsCompletableFuture.class, ReturnsCompletionStage.class,
+				ReturnsMono.class, ReturnsFlux.class)) {
 			this.runner.withUserConfiguration(BeanOf.class)
 				.withBean(beanClass)
 				.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(beanClass));
