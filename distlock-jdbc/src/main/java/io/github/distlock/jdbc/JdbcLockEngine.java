@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -115,6 +117,16 @@ public final class JdbcLockEngine
 
 	/** On PostgreSQL with its driver: hears releases by every instance. Otherwise null, and waiters poll. */
 	private final PostgreSqlReleaseListener.Subscription releaseListener;
+
+	/**
+	 * Frees locks an unanswered statement may have taken, off the caller's thread: a database slow enough to lose
+	 * one answer would make the caller wait a second statement timeout past its wait.
+	 */
+	private final ExecutorService cleanup = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "distlock-jdbc-cleanup");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	/** The database's words for the last lock statement it refused, until one succeeds. */
 	private volatile String refusal;
@@ -345,13 +357,16 @@ public final class JdbcLockEngine
 	}
 
 	private void releaseQuietly(String lockId, String holder) {
-		try (Connection connection = connection();
-				PreparedStatement statement = prepare(connection, this.statements.releaseExpired, lockId, holder)) {
-			statement.executeUpdate();
-		}
-		catch (SQLException ex) {
-			// Unreachable: if the lock was taken, it expires with its lease.
-		}
+		this.cleanup.execute(() -> {
+			try (Connection connection = connection();
+					PreparedStatement statement = prepare(connection, this.statements.releaseExpired, lockId,
+							holder)) {
+				statement.executeUpdate();
+			}
+			catch (SQLException ex) {
+				// Unreachable: if the lock was taken, it expires with its lease.
+			}
+		});
 	}
 
 	boolean release(JdbcLockHandle handle) {
@@ -716,6 +731,8 @@ public final class JdbcLockEngine
 	@Override
 	public void close() {
 		this.watchdog.close();
+		// Frees what it was asked to free, then ends; a lock left behind expires with its lease anyway.
+		this.cleanup.shutdown();
 		if (this.releaseListener != null) {
 			this.releaseListener.close();
 		}

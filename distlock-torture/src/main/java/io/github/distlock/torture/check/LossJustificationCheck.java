@@ -86,10 +86,10 @@ final class LossJustificationCheck implements Check {
 		return records.faults()
 			.stream()
 			.filter((fault) -> fault.overlaps(held.startNanos(), loss.nanos()))
-			.filter((fault) -> fault.isRedisFault() || fault.strikes(loss.worker(), "worker_pause")
+			.filter((fault) -> fault.isStoreFault() || fault.strikes(loss.worker(), "worker_pause")
 					|| fault.strikes(loss.worker(), "worker_starve"))
 			.findFirst()
-			.map((fault) -> fault.isRedisFault() ? fault.kind() : "own " + fault.kind());
+			.map((fault) -> fault.isStoreFault() ? fault.kind() : "own " + fault.kind());
 	}
 
 	/** A connection kill that struck during the call, or recently enough before it for its effects to last. */

@@ -49,10 +49,10 @@ final class TimingCheck implements Check {
 				+ " (bound with scheduling allowance " + Check.millis(parameters.waitBoundNanos()) + ")");
 		report.figure("longest release", Check.millis(longestRelease) + " (bound "
 				+ Check.millis(parameters.releaseBoundNanos()) + ")");
-		records.faults().stream().filter(FaultRecord::isRedisFault).forEach((fault) -> recovery(records, fault, report));
+		records.faults().stream().filter(FaultRecord::isStoreFault).forEach((fault) -> recovery(records, fault, report));
 	}
 
-	/** Some call must hold a lock again within the settling time after Redis returns. */
+	/** Some call must hold a lock again within the settling time after the lock store returns. */
 	private static void recovery(RunRecords records, FaultRecord fault, CheckReport report) {
 		long by = fault.endNanos() + records.parameters().settleNanos();
 		if (by - records.parameters().loadEndNanos() > 0) {

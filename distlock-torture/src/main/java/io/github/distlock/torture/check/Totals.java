@@ -23,7 +23,7 @@ final class Totals implements Check {
 		report.figure("calls ended", endings);
 		long unavailable = records.timeouts().stream().filter(Timeout::unavailable).count();
 		report.figure("timeouts", records.timeouts().size() + " (lock busy " + (records.timeouts().size()
-				- unavailable) + ", Redis unreachable " + unavailable + ")");
+				- unavailable) + ", store unreachable " + unavailable + ")");
 		report.figure("failures before holding", records.failures().size() + (records.failures().isEmpty() ? ""
 				: " " + records.failures().stream().limit(5).toList()));
 		report.figure("losses reported", records.lossReports().size() + " " + records.lossReports()

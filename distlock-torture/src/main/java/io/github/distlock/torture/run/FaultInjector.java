@@ -1,6 +1,7 @@
 package io.github.distlock.torture.run;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
@@ -36,13 +37,21 @@ final class FaultInjector implements AutoCloseable {
 
 	private final ClientKiller clientKiller;
 
-	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, Random random, Path runDirectory) {
+	private final PostgresLockStore database;
+
+	/**
+	 * @param redis the Redis lock server, or null when the locks live in a database
+	 * @param database the database lock store, or null when the locks live in Redis
+	 */
+	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, PostgresLockStore database, Random random,
+			Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
+		this.database = database;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
-		this.clientKiller = new ClientKiller(redis.port());
+		this.clientKiller = (redis != null) ? new ClientKiller(redis.port()) : null;
 	}
 
 	/** Runs the plan, the load having started at {@code loadStartNanos}; returns when the last fault is over. */
@@ -102,6 +111,23 @@ final class FaultInjector implements AutoCloseable {
 			}
 			case CLIENT_KILL_NORMAL -> killConnections(fault, "normal");
 			case CLIENT_KILL_PUBSUB -> killConnections(fault, "pubsub");
+			case DB_STALL -> {
+				long start = System.nanoTime();
+				this.database.stall(Duration.ofMillis(fault.durationMillis()));
+				record(fault.kind(), "database", 0, start, System.nanoTime(), null);
+			}
+			case DB_CONNECTION_KILL -> {
+				long start = System.nanoTime();
+				int killed = 0;
+				for (int round = 0; round < FaultPlan.CLIENT_KILL_ROUNDS; round++) {
+					if (round > 0) {
+						sleepFor(FaultPlan.CLIENT_KILL_INTERVAL.toMillis());
+					}
+					killed += this.database.killWorkerSessions();
+				}
+				record(fault.kind(), "workers", 0, start, System.nanoTime(),
+						killed + "-sessions-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");
+			}
 		}
 	}
 

@@ -1,7 +1,10 @@
 package io.github.distlock.torture.run;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * The faults a run injects, each by PID (or, for connections, by client id) on this machine.
+ * The faults a run injects, each by PID (or, for connections, by client id or backend pid) on this machine.
  */
 public enum FaultKind {
 
@@ -30,7 +33,31 @@ public enum FaultKind {
 	CLIENT_KILL_NORMAL,
 
 	/** {@code CLIENT KILL} every subscription connection of the workers: release signals stop until resubscribed. */
-	CLIENT_KILL_PUBSUB;
+	CLIENT_KILL_PUBSUB,
+
+	/**
+	 * Take an exclusive lock on the JDBC engine's lock table for longer than the lease, then let go: a database that
+	 * stops answering lock statements (a long migration, a stuck vacuum) while it still accepts connections.
+	 */
+	DB_STALL,
+
+	/**
+	 * {@code pg_terminate_backend} every session of the workers, a few times in a row: a failover proxy or an idle
+	 * timeout that cuts pooled connections. The rows stay; no lock may be lost to this alone.
+	 */
+	DB_CONNECTION_KILL;
+
+	/** The faults the lock store of a run can undergo, besides those of the workers. */
+	static List<FaultKind> forStore(LockStore store) {
+		List<FaultKind> kinds = new ArrayList<>(List.of(WORKER_PAUSE, WORKER_KILL, WORKER_STARVE));
+		if (store == LockStore.REDIS) {
+			kinds.addAll(List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB));
+		}
+		else {
+			kinds.addAll(List.of(DB_STALL, DB_CONNECTION_KILL));
+		}
+		return kinds;
+	}
 
 	String label() {
 		return name().toLowerCase();

@@ -65,7 +65,10 @@ record FaultPlan(List<Planned> faults) {
 			case REDIS_PAUSE -> lease.toMillis() * 2;
 			// The time the server stays down between the kill and the new start.
 			case REDIS_RESTART -> 500;
-			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB -> (CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
+			// Past the statement timeout and the lease: renewals fail, leases run out, the table is free again.
+			case DB_STALL -> lease.toMillis() * 2;
+			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, DB_CONNECTION_KILL ->
+				(CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
 			case WORKER_KILL -> 0;
 		};
 	}

@@ -4,14 +4,16 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 import io.github.distlock.torture.check.CheckReport;
 
 /**
  * Runs a torture run from the command line and prints the checker's report; exits with 1 on any violation.
  * <p>
- * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative] [--seed=N] [--dir=D]}
- * (default {@code --long}, a random seed, and a new directory under {@code target/torture} next to the jar).
+ * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative] [--store=redis|postgresql]
+ * [--seed=N] [--dir=D]} (default {@code --long} on Redis, a random seed, and a new directory under
+ * {@code target/torture} next to the jar).
  */
 public final class TortureMain {
 
@@ -22,6 +24,7 @@ public final class TortureMain {
 		String kind = "long";
 		long seed = System.nanoTime() % 100_000;
 		Path dir = null;
+		LockStore store = LockStore.REDIS;
 		for (String arg : args) {
 			if (arg.equals("--short") || arg.equals("--long") || arg.equals("--negative")) {
 				kind = arg.substring(2);
@@ -29,19 +32,22 @@ public final class TortureMain {
 			else if (arg.startsWith("--seed=")) {
 				seed = Long.parseLong(arg.substring(7));
 			}
+			else if (arg.startsWith("--store=")) {
+				store = LockStore.valueOf(arg.substring(8).toUpperCase(Locale.ROOT));
+			}
 			else if (arg.startsWith("--dir=")) {
 				dir = Path.of(arg.substring(6));
 			}
 			else {
 				System.err.println("Unknown argument " + arg
-						+ "; usage: [--short|--long|--negative] [--seed=N] [--dir=DIRECTORY]");
+						+ "; usage: [--short|--long|--negative] [--store=redis|postgresql] [--seed=N] [--dir=DIRECTORY]");
 				System.exit(2);
 			}
 		}
 		TortureSettings settings = switch (kind) {
-			case "short" -> TortureSettings.shortRun(seed);
+			case "short" -> TortureSettings.shortRun(seed, store);
 			case "negative" -> TortureSettings.negativeControl(seed);
-			default -> TortureSettings.longRun(seed);
+			default -> TortureSettings.longRun(seed, store);
 		};
 		if (dir == null) {
 			dir = defaultDirectory(settings.name());

@@ -63,12 +63,28 @@ public final class TortureRun {
 		if (this.settings.faults().contains(FaultKind.WORKER_STARVE)) {
 			CpuStarvation.requireTaskset();
 		}
-		RedisProcess lockServer = track(RedisServers.startProcess());
+		RedisProcess lockServer = null;
+		KeyspaceRecorder recorder = null;
+		PostgresLockStore database = null;
+		if (this.settings.store() == LockStore.REDIS) {
+			lockServer = track(RedisServers.startProcess());
+			recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.LOCK_KEY_PATTERN,
+					this.dir.resolve("keyspace.log")));
+			recorder.start(Duration.ofSeconds(10));
+		}
+		else {
+			database = track(new PostgresLockStore());
+			// A table notifies no one of expiries: the checker sees the locks through the workers' records alone.
+			writeLines("keyspace.log", List.of());
+		}
 		RedisProcess fenceServer = track(RedisServers.startProcess());
-		KeyspaceRecorder recorder = track(new KeyspaceRecorder(lockServer.port(),
-				RunRecordsReader.LOCK_KEY_PATTERN, this.dir.resolve("keyspace.log")));
-		recorder.start(Duration.ofSeconds(10));
-		List<WorkerJvm> workers = startWorkers(lockServer.port(), fenceServer.port());
+		List<WorkerJvm> workers = new ArrayList<>();
+		for (int i = 1; i <= this.settings.workers(); i++) {
+			String name = "w" + i;
+			List<String> arguments = (lockServer != null) ? redisArguments(name, lockServer.port())
+					: database.workerArguments(name, this.settings.commandTimeout());
+			workers.add(startWorker(name, arguments, fenceServer.port()));
+		}
 		for (WorkerJvm worker : workers) {
 			worker.awaitLine("READY", WORKER_START);
 		}
@@ -80,37 +96,49 @@ public final class TortureRun {
 		FaultPlan plan = FaultPlan.random(this.settings.faults(), this.settings.clean(), this.settings.spare(),
 				this.settings.settle(), this.settings.lease(), random);
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
-		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, random, this.dir))) {
+		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, database, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
-		awaitLocksGone(lockServer);
-		recorder.close();
+		if (lockServer != null) {
+			RedisProcess server = lockServer;
+			awaitLocksGone(() -> {
+				try (RespClient client = server.client()) {
+					return client.keys("distlock*");
+				}
+			});
+			recorder.close();
+		}
+		else {
+			awaitLocksGone(database::heldKeys);
+		}
 		try (RespClient fence = fenceServer.client()) {
 			writeLines("fence.log", Fence.log(fence));
 		}
 	}
 
-	private List<WorkerJvm> startWorkers(int lockPort, int fencePort) {
-		List<WorkerJvm> workers = new ArrayList<>();
-		for (int i = 1; i <= this.settings.workers(); i++) {
-			String name = "w" + i;
-			// Warnings and errors only in a worker's output: the run records what happens in its own files.
-			List<String> arguments = List.of("--logging.level.root=WARN", "--spring.data.redis.host=127.0.0.1",
-					"--spring.data.redis.port=" + lockPort,
-					"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
-					// Names every connection of the worker, so that a connection kill finds the workers' and no other.
-					"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name,
-					"--torture.worker=" + name, "--torture.history=" + this.dir.resolve("history-" + name + ".log"),
-					"--torture.fence-port=" + fencePort, "--torture.threads=" + this.settings.threads(),
-					"--torture.keys=" + String.join(",", this.settings.keys()),
-					"--torture.lease=" + this.settings.lease().toMillis() + "ms",
-					"--torture.wait-time=" + this.settings.waitTime().toMillis() + "ms",
-					"--torture.seed=" + this.settings.seed(), "--torture.lock-mode=" + this.settings.lockMode(),
-					"--torture.fence-checked=" + this.settings.fenceChecked());
-			workers.add(track(WorkerJvm.start(name, this.dir.resolve("worker-" + name + ".out"), arguments)));
-		}
-		return workers;
+	/** Points a worker's Redis engine at the lock server. */
+	private List<String> redisArguments(String name, int lockPort) {
+		return List.of("--distlock.backend=redis",
+				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + lockPort,
+				"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
+				// Names every connection of the worker, so that a connection kill finds the workers' and no other.
+				"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name);
+	}
+
+	private WorkerJvm startWorker(String name, List<String> storeArguments, int fencePort) {
+		List<String> arguments = new ArrayList<>(storeArguments);
+		// Warnings and errors only in a worker's output: the run records what happens in its own files.
+		arguments.addAll(List.of("--logging.level.root=WARN", "--torture.worker=" + name,
+				"--torture.history=" + this.dir.resolve("history-" + name + ".log"),
+				"--torture.fence-port=" + fencePort, "--torture.threads=" + this.settings.threads(),
+				"--torture.keys=" + String.join(",", this.settings.keys()),
+				"--torture.lease=" + this.settings.lease().toMillis() + "ms",
+				"--torture.wait-time=" + this.settings.waitTime().toMillis() + "ms",
+				"--torture.seed=" + this.settings.seed(), "--torture.lock-mode=" + this.settings.lockMode(),
+				"--torture.fence-checked=" + this.settings.fenceChecked()));
+		return track(WorkerJvm.start(name, this.dir.resolve("worker-" + name + ".out"), arguments));
 	}
 
 	private void awaitWorkers(List<WorkerJvm> workers, long loadEnd) throws InterruptedException {
@@ -125,22 +153,28 @@ public final class TortureRun {
 		}
 	}
 
+	/** What still holds a lock in the store: keys under the library's prefix, or unexpired rows. */
+	@FunctionalInterface
+	private interface HeldKeys {
+
+		List<String> read() throws IOException;
+
+	}
+
 	/**
-	 * Waits until no key of the library is left (lock keys, and any other key under its prefix such as waiter
-	 * queues), as long as a lease and a wait could keep one alive.
+	 * Waits until the store holds nothing of the library (for Redis, lock keys and any other key under its prefix
+	 * such as waiter queues), as long as a lease and a wait could keep something alive.
 	 */
-	private void awaitLocksGone(RedisProcess lockServer) throws InterruptedException, IOException {
+	private void awaitLocksGone(HeldKeys store) throws InterruptedException, IOException {
 		long deadline = System.nanoTime()
 				+ this.settings.lease().plus(this.settings.waitTime()).plusSeconds(2).toNanos();
 		List<String> keys;
 		while (true) {
-			try (RespClient client = lockServer.client()) {
-				keys = client.keys("distlock*");
-			}
+			keys = store.read();
 			if (keys.isEmpty() || System.nanoTime() - deadline > 0) {
 				break;
 			}
-			// A lease still running out on the server: nothing announces its end to a poller.
+			// A lease still running out in the store: nothing announces its end to a poller.
 			TimeUnit.MILLISECONDS.sleep(50);
 		}
 		writeLines("keys-at-end.log", keys.stream().map((key) -> HistoryLine.of("left").with("key", key).toString())

@@ -18,7 +18,8 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param keys the hot keys
  * @param lease the lease of every lock
  * @param waitTime how long a call waits
- * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout})
+ * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout}), or their statement
+ * timeout ({@code distlock.jdbc.statement-timeout})
  * @param clean the fault-free opening of the load
  * @param spare how much of each fault's slot the fault may strike in, at random; the slot also leaves the fault
  * time to find a worker, to last and to settle
@@ -27,10 +28,11 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param seed seeds everything random in the run
  * @param lockMode the real annotation, or the broken lock of the negative control
  * @param fenceChecked whether the fence checks tokens
+ * @param store the lock store, so the engine under test
  */
 public record TortureSettings(String name, int workers, int threads, List<String> keys, Duration lease,
 		Duration waitTime, Duration commandTimeout, Duration clean, Duration spare, Duration tail,
-		List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked) {
+		List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked, LockStore store) {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
 
@@ -38,32 +40,50 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
-	/** The short run of the build: 3 workers, each fault once, about a minute in all. */
-	public static TortureSettings shortRun(long seed) {
-		return new TortureSettings("short", 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT, COMMAND_TIMEOUT,
-				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(2), List.of(FaultKind.values()), seed,
-				LockMode.ANNOTATION, true);
+	/** JDBC counts statement timeouts in whole seconds. */
+	private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+
+	/** The short run of the build: 3 workers, each fault the store can undergo once, about a minute in all. */
+	public static TortureSettings shortRun(long seed, LockStore store) {
+		return new TortureSettings(runName("short", store), 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT,
+				commandTimeout(store), Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(2),
+				FaultKind.forStore(store), seed, LockMode.ANNOTATION, true, store);
 	}
 
 	/** The long run: 5 workers, every fault several times, a few minutes. */
-	public static TortureSettings longRun(long seed) {
+	public static TortureSettings longRun(long seed, LockStore store) {
 		List<FaultKind> faults = new ArrayList<>();
 		faults.addAll(Collections.nCopies(4, FaultKind.WORKER_PAUSE));
 		faults.addAll(Collections.nCopies(3, FaultKind.WORKER_STARVE));
-		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
-		faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
-		faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
-		faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_PUBSUB));
 		faults.addAll(Collections.nCopies(2, FaultKind.WORKER_KILL));
-		return new TortureSettings("long", 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE, WAIT,
-				COMMAND_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(1500), Duration.ofSeconds(3), faults, seed,
-				LockMode.ANNOTATION, true);
+		if (store == LockStore.REDIS) {
+			faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
+			faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
+			faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+			faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_PUBSUB));
+		}
+		else {
+			faults.addAll(Collections.nCopies(5, FaultKind.DB_STALL));
+			faults.addAll(Collections.nCopies(4, FaultKind.DB_CONNECTION_KILL));
+		}
+		return new TortureSettings(runName("long", store), 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE,
+				WAIT, commandTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500), Duration.ofSeconds(3), faults,
+				seed, LockMode.ANNOTATION, true, store);
+	}
+
+	private static Duration commandTimeout(LockStore store) {
+		return (store == LockStore.REDIS) ? COMMAND_TIMEOUT : STATEMENT_TIMEOUT;
+	}
+
+	private static String runName(String length, LockStore store) {
+		return (store == LockStore.REDIS) ? length : length + "-" + store.name().toLowerCase();
 	}
 
 	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */
 	public static TortureSettings negativeControl(long seed) {
 		return new TortureSettings("negative", 3, 4, List.of("hot-0", "hot-1"), LEASE, WAIT, COMMAND_TIMEOUT,
-				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false);
+				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false,
+				LockStore.REDIS);
 	}
 
 	public Duration load() {
@@ -80,8 +100,8 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	}
 
 	public String describe() {
-		return this.name + ": " + this.workers + " workers x " + this.threads + " threads on " + this.keys.size()
-				+ " keys, lease " + this.lease.toMillis() + " ms, wait " + this.waitTime.toMillis() + " ms, load "
+		return this.name + ": " + this.store.name().toLowerCase() + " engine, " + this.workers + " workers x "
+				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms, wait " + this.waitTime.toMillis() + " ms, load "
 				+ this.load().toSeconds() + " s, " + this.faults.size() + " faults, seed " + this.seed + ", lock "
 				+ this.lockMode.name().toLowerCase() + ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");
 	}

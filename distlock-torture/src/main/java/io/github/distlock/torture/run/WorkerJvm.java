@@ -34,9 +34,15 @@ final class WorkerJvm implements AutoCloseable {
 
 	private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
+	/** Queued after the last line, when the output ends: the worker has exited. */
+	private static final String END = new String("end of output");
+
+	private final Path output;
+
 	private WorkerJvm(String name, Process process, Path output) {
 		this.name = name;
 		this.process = process;
+		this.output = output;
 		Thread reader = new Thread(() -> copyOutput(output), "output-of-" + name);
 		reader.setDaemon(true);
 		reader.start();
@@ -73,6 +79,7 @@ final class WorkerJvm implements AutoCloseable {
 		catch (IOException ex) {
 			// The process is gone; what it said is in the file.
 		}
+		this.lines.add(END);
 	}
 
 	String name() {
@@ -92,9 +99,10 @@ final class WorkerJvm implements AutoCloseable {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			String line = this.lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			if (line == null) {
+			if (line == null || line == END) {
 				throw new IllegalStateException("Worker " + this.name + " (pid " + pid() + ") said no line starting with '"
-						+ prefix + "' within " + timeout + (isAlive() ? "" : "; it exited"));
+						+ prefix + "' " + ((line == END) ? "before it exited" : "within " + timeout)
+						+ "; its output is in " + this.output);
 			}
 			if (line.startsWith(prefix)) {
 				return line;

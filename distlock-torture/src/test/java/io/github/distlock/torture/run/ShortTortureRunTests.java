@@ -14,17 +14,38 @@ import io.github.distlock.torture.check.RunRecordsReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The short torture run, in the build: three worker JVMs under each fault once: a paused worker, a killed worker, a
- * worker starved of CPU, a stalled Redis, a Redis restarted empty, and the workers' command connections and
- * subscription connections killed. Fails on any violation the checker finds; the report is printed either way, and the
- * records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
+ * The short torture runs, in the build: three worker JVMs under each fault once. On Redis: a paused worker, a killed
+ * worker, a worker starved of CPU, a stalled Redis, a Redis restarted empty, and the workers' command connections and
+ * subscription connections killed. On PostgreSQL (the JDBC engine): the same worker faults, the lock table locked
+ * away from the workers for longer than the lease, and the workers' database sessions terminated. Fails on any
+ * violation the checker finds; the report is printed either way, and the records stay in {@code target/torture}.
+ * Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
 
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
-	void mutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed());
+	void onRedisMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.REDIS);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
+					"client_kill_normal", "client_kill_pubsub");
+		assertThat(records.lossReports()).as("locks lost to a stalled or restarted Redis, or a paused holder")
+			.isNotEmpty();
+	}
+
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void onPostgresqlMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.POSTGRESQL);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "db_stall",
+					"db_connection_kill");
+		assertThat(records.lossReports()).as("locks lost to a stalled lock table or a paused holder").isNotEmpty();
+	}
+
+	private static RunRecords runAndCheck(LockStore store) throws Exception {
+		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed(), store);
 		Path dir = RunDirectories.forRun(settings.name());
 		CheckReport report = TortureRun.run(settings, dir);
 		System.out.println(report.render());
@@ -33,15 +54,11 @@ class ShortTortureRunTests {
 		assertThat(report.violations()).as(report.render()).isEmpty();
 		// A pass proves something only if the load ran and the faults struck.
 		RunRecords records = RunRecordsReader.read(dir);
-		assertThat(records.faults()).extracting(FaultRecord::kind)
-			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
-					"client_kill_normal", "client_kill_pubsub");
-		assertThat(records.faults()).filteredOn((fault) -> fault.kind().startsWith("client_kill"))
+		assertThat(records.faults()).filteredOn(FaultRecord::isConnectionKill)
 			.as("connection kills that found the workers' connections")
 			.allMatch((fault) -> !fault.detail().startsWith("0-"));
 		assertThat(records.acquisitions()).as("acquisitions").hasSizeGreaterThan(200);
-		assertThat(records.lossReports()).as("locks lost to a stalled or restarted Redis, or a paused holder")
-			.isNotEmpty();
+		return records;
 	}
 
 }

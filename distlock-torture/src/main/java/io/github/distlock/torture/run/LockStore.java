@@ -1,0 +1,12 @@
+package io.github.distlock.torture.run;
+
+/** Where the workers' locks live: which engine the run tortures. */
+public enum LockStore {
+
+	/** The Redis engine, on a redis-server the run starts. */
+	REDIS,
+
+	/** The JDBC engine, on a private database of the machine's PostgreSQL. */
+	POSTGRESQL
+
+}
