@@ -48,6 +48,16 @@ final class JdbcFailures {
 				|| state.equals("57P01") || state.equals("57P03"); // PostgreSQL: shutting down, not yet up
 	}
 
+	/**
+	 * Whether the connection the statement ran on is dead (closed by the database or the network), so that the
+	 * same statement may succeed on another. Timeouts are not: another connection would wait as long again.
+	 */
+	static boolean isBrokenConnection(SQLException sql) {
+		String state = String.valueOf(sql.getSQLState());
+		return sql instanceof SQLNonTransientConnectionException || state.startsWith("08")
+				|| state.equals("57P01") || state.equals("57P02"); // PostgreSQL: session terminated, server crashed
+	}
+
 	/** The database's error in a line: SQL state and message, which name no password. */
 	static String describe(SQLException sql) {
 		String message = String.valueOf(sql.getMessage()).strip();

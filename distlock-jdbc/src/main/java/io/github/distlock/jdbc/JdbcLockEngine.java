@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -89,6 +90,12 @@ public final class JdbcLockEngine
 
 	/** The lock id the health check reads: no lock has it (ids are 64 hex digits). */
 	private static final String HEALTH_ID = "distlock-health-check";
+
+	/**
+	 * How many pooled connections a statement tries when the database has closed them: a few, since each dead one
+	 * fails at once and is dropped by the pool, and the watchdog's next tick tries as many again.
+	 */
+	private static final int BROKEN_CONNECTION_ATTEMPTS = 5;
 
 	private final DataSource dataSource;
 
@@ -227,7 +234,7 @@ public final class JdbcLockEngine
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
 		String lockId = LockIdentity.of(request.name(), request.key());
-		String holder = this.engineId + ":" + this.acquisitions.incrementAndGet();
+		String holder = newHolder();
 		long start = System.nanoTime();
 		long deadline = start + request.waitTime().toNanos();
 		// Registered before the first attempt, so a release between that attempt and the wait still wakes it.
@@ -260,6 +267,9 @@ public final class JdbcLockEngine
 						throwIfRefused(ex, "acquire", request.name(), request.key());
 						if (!isContention(ex)) {
 							unreachable = ex;
+							// The unanswered attempt is being undone off this thread by holder id: the next attempt
+							// must not be that holder, or the undoing could free the lock it takes.
+							holder = newHolder();
 						}
 					}
 				}
@@ -290,6 +300,11 @@ public final class JdbcLockEngine
 				this.waiting.decrementAndGet();
 			}
 		}
+	}
+
+	/** An acquisition's identity in the table: never per host or thread, never reused. */
+	private String newHolder() {
+		return this.engineId + ":" + this.acquisitions.incrementAndGet();
 	}
 
 	/** Whether this engine holds the lock within its lease, as far as it knows without asking the database. */
@@ -377,8 +392,9 @@ public final class JdbcLockEngine
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.lockId, handle);
 		int released;
+		AtomicBoolean retried = new AtomicBoolean();
 		try {
-			released = releaseRow(handle);
+			released = releaseRow(handle, () -> retried.set(true));
 		}
 		catch (SQLException ex) {
 			throwIfRefused(ex, "release", handle.name(), handle.key());
@@ -388,7 +404,9 @@ public final class JdbcLockEngine
 		finally {
 			this.signals.released(handle.lockId);
 		}
-		if (released == 1) {
+		if (released == 1 || (retried.get() && System.nanoTime() - handle.leaseDeadlineNanos() < 0)) {
+			// After a broken connection, a row no longer ours within the lease is the first try's doing: its answer
+			// was lost, and no one else could take the lock before the lease ran out.
 			handle.markReleased();
 			return true;
 		}
@@ -400,20 +418,22 @@ public final class JdbcLockEngine
 		return false;
 	}
 
-	private int releaseRow(JdbcLockHandle handle) throws SQLException {
-		if (!this.statements.releaseIsQuery) {
-			return update(this.statements.release, handle.lockId, handle.holder);
-		}
-		try (Connection connection = connection();
-				PreparedStatement statement = prepare(connection, this.statements.release, handle.lockId,
-						handle.holder);
-				ResultSet result = statement.executeQuery()) {
-			int rows = 0;
-			while (result.next()) {
-				rows++;
+	private int releaseRow(JdbcLockHandle handle, Runnable onRetry) throws SQLException {
+		return onConnection((connection) -> {
+			try (PreparedStatement statement = prepare(connection, this.statements.release, handle.lockId,
+					handle.holder)) {
+				if (!this.statements.releaseIsQuery) {
+					return statement.executeUpdate();
+				}
+				try (ResultSet result = statement.executeQuery()) {
+					int rows = 0;
+					while (result.next()) {
+						rows++;
+					}
+					return rows;
+				}
 			}
-			return rows;
-		}
+		}, onRetry);
 	}
 
 	boolean verify(JdbcLockHandle handle) {
@@ -442,12 +462,12 @@ public final class JdbcLockEngine
 	}
 
 	private boolean owns(JdbcLockHandle handle) throws SQLException {
-		try (Connection connection = connection();
-				PreparedStatement statement = prepare(connection, this.statements.verify, handle.lockId,
-						handle.holder);
-				ResultSet result = statement.executeQuery()) {
-			return result.next() && result.getLong(1) == 1L;
-		}
+		return onConnection((connection) -> {
+			try (PreparedStatement statement = prepare(connection, this.statements.verify, handle.lockId,
+					handle.holder); ResultSet result = statement.executeQuery()) {
+				return result.next() && result.getLong(1) == 1L;
+			}
+		});
 	}
 
 	/**
@@ -493,10 +513,14 @@ public final class JdbcLockEngine
 			byTtl.computeIfAbsent(ttlMillis.get(i), (ttl) -> new ArrayList<>()).add(i);
 		}
 		Boolean[] renewed = new Boolean[handles.size()];
-		try (Connection connection = connection()) {
-			for (Map.Entry<Long, List<Integer>> group : byTtl.entrySet()) {
-				renewGroup(connection, handles, group.getKey(), group.getValue(), renewed);
-			}
+		try {
+			// Renewing twice is harmless: each statement sets the lease from the database's now.
+			onConnection((connection) -> {
+				for (Map.Entry<Long, List<Integer>> group : byTtl.entrySet()) {
+					renewGroup(connection, handles, group.getKey(), group.getValue(), renewed);
+				}
+				return null;
+			});
 		}
 		catch (SQLException ex) {
 			renewalRefusal(ex, handles.size());
@@ -574,6 +598,41 @@ public final class JdbcLockEngine
 		}
 	}
 
+	/** Work on one pooled connection. */
+	@FunctionalInterface
+	private interface SqlWork<T> {
+
+		T run(Connection connection) throws SQLException;
+
+	}
+
+	/**
+	 * Runs work on a pooled connection, and again on another when the database had closed that one (a failover, a
+	 * restart, an operator ending sessions): the pool hands out connections it has not checked for a while, so after
+	 * such an event several may be dead, and one dead connection must not cost a renewal, hence a lock. Only for
+	 * statements that may run twice; a failure to get a connection, or a timeout, is not retried.
+	 * @param onRetry told before each further try
+	 */
+	private <T> T onConnection(SqlWork<T> work, Runnable onRetry) throws SQLException {
+		for (int attempt = 1;; attempt++) {
+			Connection connection = connection();
+			try (connection) {
+				return work.run(connection);
+			}
+			catch (SQLException ex) {
+				if (attempt == BROKEN_CONNECTION_ATTEMPTS || !JdbcFailures.isBrokenConnection(ex)) {
+					throw ex;
+				}
+				onRetry.run();
+			}
+		}
+	}
+
+	private <T> T onConnection(SqlWork<T> work) throws SQLException {
+		return onConnection(work, () -> {
+		});
+	}
+
 	private Connection connection() throws SQLException {
 		Connection connection = this.dataSource.getConnection();
 		try {
@@ -610,10 +669,11 @@ public final class JdbcLockEngine
 	}
 
 	private int update(String sql, Object... parameters) throws SQLException {
-		try (Connection connection = connection();
-				PreparedStatement statement = prepare(connection, sql, parameters)) {
-			return statement.executeUpdate();
-		}
+		return onConnection((connection) -> {
+			try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+				return statement.executeUpdate();
+			}
+		});
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -145,14 +146,71 @@ class JdbcLockEngineIntegrationTests {
 				}
 				long ticks = engine.statistics().renewalRoundTrips() - roundTripsBefore;
 				assertThat(ticks).as("renewal ticks in 2 s of a 900 ms lease").isBetween(4L, 12L);
+				// A tick under way when the counts are read has sent its statement but not yet counted itself.
 				assertThat(renewals.get() - statementsBefore).as("one statement per tick for 300 locks")
-					.isEqualTo((int) ticks);
+					.isBetween((int) ticks, (int) ticks + 1);
 				assertThat(engine.statistics().renewals()).isGreaterThanOrEqualTo(300 * ticks);
 				for (LockHandle handle : handles) {
 					assertThat(handle.release()).isTrue();
 				}
 				assertThat(this.lost).isEmpty();
 			}
+		}
+	}
+
+	static Stream<Arguments> servers() {
+		return databases().filter((arguments) -> !"H2".equals(arguments.get()[0]));
+	}
+
+	/**
+	 * The database ends every session of the engine's pool, four times 250 ms apart, while a lock with a 1 s lease is
+	 * held (an operator's kill, a proxy's idle timeout, a failover): the pool then hands out dead connections, and
+	 * the watchdog must renew on live ones, so the lock is neither lost nor reported lost, and it is released.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("servers")
+	void sessionsEndedByTheDatabaseCostNoLock(String database, Supplier<PrivateDatabase> databases) throws Exception {
+		try (PrivateDatabase db = databases.get(); JdbcLockEngine engine = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			LockHandle held = engine.acquire(new LockRequest("sessions", "k", Duration.ofSeconds(1), Duration.ZERO,
+					true, null));
+			String others = "PostgreSQL".equals(database)
+					? "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+					: "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID()";
+			String kill = "PostgreSQL".equals(database) ? "SELECT pg_terminate_backend(%d)" : "KILL CONNECTION %d";
+			int killed = 0;
+			try (Connection admin = DriverManager.getConnection(db.url(), db.user(), "")) {
+				for (int round = 0; round < 4; round++) {
+					List<Long> sessions = new ArrayList<>();
+					try (ResultSet result = admin.createStatement().executeQuery(others)) {
+						while (result.next()) {
+							sessions.add(result.getLong(1));
+						}
+					}
+					for (long session : sessions) {
+						try {
+							admin.createStatement().execute(String.format(kill, session));
+							killed++;
+						}
+						catch (SQLException gone) {
+							// Ended between the listing and the kill.
+						}
+					}
+					// Fault timing: a quarter of the lease between rounds, so renewals meet fresh kills.
+					Thread.sleep(250);
+				}
+			}
+			assertThat(killed).as("sessions ended").isPositive();
+			long renewedFrom = held.leaseDeadlineNanos();
+			long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+			while (held.leaseDeadlineNanos() == renewedFrom && !held.isLost() && System.nanoTime() < giveUp) {
+				// Polling the handle: renewal signals nothing else.
+				Thread.sleep(20);
+			}
+			assertThat(held.isLost()).as("lost").isFalse();
+			assertThat(held.verify()).as("still the holder").isTrue();
+			assertThat(held.release()).isTrue();
+			assertThat(this.lost).isEmpty();
 		}
 	}
 

@@ -37,13 +37,13 @@ final class FaultInjector implements AutoCloseable {
 
 	private final ClientKiller clientKiller;
 
-	private final PostgresLockStore database;
+	private final DatabaseLockStore database;
 
 	/**
 	 * @param redis the Redis lock server, or null when the locks live in a database
 	 * @param database the database lock store, or null when the locks live in Redis
 	 */
-	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, PostgresLockStore database, Random random,
+	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database, Random random,
 			Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;

@@ -7,6 +7,9 @@ public enum LockStore {
 	REDIS,
 
 	/** The JDBC engine, on a private database of the machine's PostgreSQL. */
-	POSTGRESQL
+	POSTGRESQL,
+
+	/** The JDBC engine, on a private database of the machine's MariaDB (or MySQL). */
+	MARIADB
 
 }

@@ -2,6 +2,7 @@ package io.github.distlock.torture.run;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,11 +16,10 @@ import io.github.distlock.jdbc.JdbcLockEngine;
 import io.github.distlock.test.PrivateDatabase;
 
 /**
- * The JDBC engine's lock store for a run: a private database on the machine's PostgreSQL with distlock's lock table,
- * and the faults the run inflicts on it from outside, over its own connections. The workers' sessions are told
- * apart by their application name.
+ * A private database on the machine's PostgreSQL. The workers' sessions are told apart by their application name;
+ * a stall is {@code LOCK TABLE ... ACCESS EXCLUSIVE}, a kill {@code pg_terminate_backend}.
  */
-final class PostgresLockStore implements AutoCloseable {
+final class PostgresLockStore implements DatabaseLockStore {
 
 	/** Every worker session's application name starts so; the name of the worker follows. */
 	static final String APPLICATION_PREFIX = "distlock-torture-";
@@ -30,18 +30,23 @@ final class PostgresLockStore implements AutoCloseable {
 
 	private final PrivateDatabase database;
 
-	PostgresLockStore() throws IOException {
+	PostgresLockStore() {
 		this.database = PrivateDatabase.postgresql();
-		try (InputStream ddl = JdbcLockEngine.class.getResourceAsStream("schema-postgresql.sql")) {
-			this.database.execute(new String(ddl.readAllBytes(), StandardCharsets.UTF_8));
+		this.database.execute(schema("schema-postgresql.sql"));
+	}
+
+	/** distlock's DDL for the database, as shipped with the engine. */
+	static String schema(String resource) {
+		try (InputStream ddl = JdbcLockEngine.class.getResourceAsStream(resource)) {
+			return new String(ddl.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 
-	/**
-	 * The Spring properties that point a worker's JDBC engine at the store; statements time out as Redis commands
-	 * do in a Redis run, so the checker's bounds hold for both.
-	 */
-	List<String> workerArguments(String worker, Duration statementTimeout) {
+	@Override
+	public List<String> workerArguments(String worker, Duration statementTimeout) {
 		String url = this.database.url();
 		String separator = url.contains("?") ? "&" : "?";
 		return List.of("--distlock.backend=jdbc",
@@ -55,11 +60,8 @@ final class PostgresLockStore implements AutoCloseable {
 				"--distlock.jdbc.poll-interval=100ms");
 	}
 
-	/**
-	 * Holds an exclusive lock on the lock table for the duration, then lets go: every lock statement of the workers
-	 * waits meanwhile (up to its statement timeout), as on a database that stopped answering.
-	 */
-	void stall(Duration duration) throws InterruptedException {
+	@Override
+	public void stall(Duration duration) throws InterruptedException {
 		try (Connection connection = this.database.dataSource().getConnection();
 				Statement statement = connection.createStatement()) {
 			connection.setAutoCommit(false);
@@ -76,8 +78,8 @@ final class PostgresLockStore implements AutoCloseable {
 		}
 	}
 
-	/** Terminates every worker session; answers how many there were. */
-	int killWorkerSessions() {
+	@Override
+	public int killWorkerSessions() {
 		try (Connection connection = this.database.dataSource().getConnection();
 				Statement statement = connection.createStatement();
 				ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM "
@@ -91,8 +93,8 @@ final class PostgresLockStore implements AutoCloseable {
 		}
 	}
 
-	/** The keys still held: a holder set and a lease that has not run out by the database's clock. */
-	List<String> heldKeys() {
+	@Override
+	public List<String> heldKeys() {
 		List<String> keys = new ArrayList<>();
 		try (Connection connection = this.database.dataSource().getConnection();
 				Statement statement = connection.createStatement();

@@ -65,7 +65,7 @@ public final class TortureRun {
 		}
 		RedisProcess lockServer = null;
 		KeyspaceRecorder recorder = null;
-		PostgresLockStore database = null;
+		DatabaseLockStore database = null;
 		if (this.settings.store() == LockStore.REDIS) {
 			lockServer = track(RedisServers.startProcess());
 			recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.LOCK_KEY_PATTERN,
@@ -73,7 +73,7 @@ public final class TortureRun {
 			recorder.start(Duration.ofSeconds(10));
 		}
 		else {
-			database = track(new PostgresLockStore());
+			database = track(DatabaseLockStore.open(this.settings.store()));
 			// A table notifies no one of expiries: the checker sees the locks through the workers' records alone.
 			writeLines("keyspace.log", List.of());
 		}

@@ -5,6 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.github.distlock.torture.check.CheckReport;
 import io.github.distlock.torture.check.FaultRecord;
@@ -16,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The short torture runs, in the build: three worker JVMs under each fault once. On Redis: a paused worker, a killed
  * worker, a worker starved of CPU, a stalled Redis, a Redis restarted empty, and the workers' command connections and
- * subscription connections killed. On PostgreSQL (the JDBC engine): the same worker faults, the lock table locked
- * away from the workers for longer than the lease, and the workers' database sessions terminated. Fails on any
+ * subscription connections killed. On PostgreSQL and on MariaDB (the JDBC engine): the same worker faults, the lock
+ * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. Fails on any
  * violation the checker finds; the report is printed either way, and the records stay in {@code target/torture}.
  * Repeat a run with {@code -Dtorture.seed=N}.
  */
@@ -34,10 +36,11 @@ class ShortTortureRunTests {
 			.isNotEmpty();
 	}
 
-	@Test
+	@ParameterizedTest(name = "on {0}")
+	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
-	void onPostgresqlMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.POSTGRESQL);
+	void onADatabaseMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff(LockStore store) throws Exception {
+		RunRecords records = runAndCheck(store);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "db_stall",
 					"db_connection_kill");
