@@ -4,7 +4,8 @@ import io.github.distlock.engine.LockRequest;
 
 /**
  * The key expression of a {@link DistributedLock} evaluated to null, a blank string or a string longer than
- * {@link LockRequest#MAX_KEY_LENGTH} for this call, so there is nothing safe to lock on. The method is not invoked.
+ * {@link LockRequest#MAX_KEY_LENGTH} for this call (or, for a set of keys, to none, or to one such element), so there
+ * is nothing safe to lock on. The method is not invoked.
  */
 public class InvalidLockKeyException extends IllegalArgumentException {
 
@@ -28,6 +29,11 @@ public class InvalidLockKeyException extends IllegalArgumentException {
 		return new InvalidLockKeyException(method, expression, "is " + length + " characters long, more than the "
 				+ LockRequest.MAX_KEY_LENGTH + " a lock key may have; lock on something shorter that identifies the "
 				+ "same thing, such as an id or a digest of the value");
+	}
+
+	/** A key expression that yielded a collection or array with no key in it, or a null or blank one. */
+	public static InvalidLockKeyException badElement(String method, String expression, String problem) {
+		return new InvalidLockKeyException(method, expression, problem);
 	}
 
 	/** The method in {@code Class#method} form. */

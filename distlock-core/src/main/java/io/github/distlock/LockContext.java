@@ -1,6 +1,8 @@
 package io.github.distlock;
 
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 import io.github.distlock.engine.LockHandle;
@@ -36,6 +38,18 @@ public final class LockContext {
 	/** The innermost lock held by the current thread, if any. */
 	public static Optional<LockContext> find() {
 		return Optional.ofNullable(LockExecution.currentHandle()).map(LockContext::new);
+	}
+
+	/**
+	 * Every lock the current thread holds, ordered by name and key: for a method whose key names several locks, one
+	 * per key, each with its own token; empty outside locked methods.
+	 */
+	public static List<LockContext> all() {
+		return LockExecution.currentHandles()
+			.stream()
+			.map(LockContext::new)
+			.sorted(Comparator.comparing(LockContext::name).thenComparing(LockContext::key))
+			.toList();
 	}
 
 	/** The context of a lock handed to template work, which may run where no thread-bound lock is visible. */

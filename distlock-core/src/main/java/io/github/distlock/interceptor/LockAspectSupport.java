@@ -1,6 +1,7 @@
 package io.github.distlock.interceptor;
 
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
@@ -102,7 +103,11 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		if (operation == null) {
 			return invocation.proceed();
 		}
-		String key = this.keys.evaluate(operation, target, args);
+		Object keyValue = this.keys.value(operation, target, args);
+		if (LockKeyEvaluator.isMany(keyValue)) {
+			return invokeKeySet(operation, LockKeyEvaluator.keys(operation, keyValue), target, args, invocation);
+		}
+		String key = LockKeyEvaluator.key(operation, keyValue);
 		LockRequest request = operation.request(key);
 		// The flag first: without Reactor the reactive call's class is never loaded.
 		if (LockOperationSource.REACTOR_PRESENT && operation.call() instanceof ReactiveLockedCall reactive) {
@@ -125,6 +130,36 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		catch (LockAcquisitionException ex) {
 			if (started.started || !LockFailureRecovery.isBusy(ex)) {
 				// Thrown by the method itself (for another lock), or not a busy lock.
+				throw ex;
+			}
+			return this.recovery.recover(operation, target, args, ex);
+		}
+	}
+
+	/** A call whose key expression names several locks: all of them are held while it runs. */
+	private Object invokeKeySet(LockOperation operation, List<String> keys, Object target, Object[] args,
+			Invocation invocation) throws Throwable {
+		if (operation.call() != SynchronousLockedCall.INSTANCE) {
+			throw new UnsupportedOperationException(operation.methodId() + ": the key (" + operation.keyText()
+					+ ") names several locks, which only a method that finishes its work before it returns can hold "
+					+ "for now; lock each key inside the asynchronous work instead");
+		}
+		if (!operation.contention().reentrant()) {
+			for (String key : keys) {
+				if (this.execution.isHeldByCurrentThread(operation.name(), key)) {
+					throw new LockReentryException(operation.name(), key, operation.methodId());
+				}
+			}
+		}
+		if (!this.recovery.recovers(operation)) {
+			return KeySetCall.run(this.execution, operation, keys, invocation);
+		}
+		StartedInvocation started = new StartedInvocation(invocation);
+		try {
+			return KeySetCall.run(this.execution, operation, keys, started);
+		}
+		catch (LockAcquisitionException ex) {
+			if (started.started || !LockFailureRecovery.isBusy(ex)) {
 				throw ex;
 			}
 			return this.recovery.recover(operation, target, args, ex);

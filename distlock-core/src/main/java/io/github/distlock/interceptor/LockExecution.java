@@ -1,5 +1,6 @@
 package io.github.distlock.interceptor;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -62,6 +63,15 @@ public final class LockExecution {
 		HeldLocks locks = HeldLocks.peek();
 		HeldLock held = (locks != null) ? locks.innermost() : null;
 		return (held != null) ? held.handle : null;
+	}
+
+	/**
+	 * Every lock the current thread holds through any lock execution (for a call whose key names several locks, each
+	 * of them), including those whose release waits for a transaction; empty when it holds none.
+	 */
+	public static List<LockHandle> currentHandles() {
+		HeldLocks locks = HeldLocks.peek();
+		return (locks != null) ? locks.all().stream().map((held) -> held.handle).toList() : List.of();
 	}
 
 	/**

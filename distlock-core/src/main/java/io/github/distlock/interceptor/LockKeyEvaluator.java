@@ -1,6 +1,9 @@
 package io.github.distlock.interceptor;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
+import java.util.List;
+import java.util.TreeSet;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -37,8 +40,61 @@ public class LockKeyEvaluator {
 	 * {@link LockRequest#MAX_KEY_LENGTH}
 	 */
 	public String evaluate(LockOperation operation, Object target, Object[] args) {
-		Object value = isPlainArgument(operation, args) ? args[operation.keyArgument()]
+		return key(operation, value(operation, target, args));
+	}
+
+	/** What the key expression yields for the call: one key, or a collection or array of them. */
+	Object value(LockOperation operation, Object target, Object[] args) {
+		return isPlainArgument(operation, args) ? args[operation.keyArgument()]
 				: evaluateExpression(operation, target, args);
+	}
+
+	/** Whether the value names several locks: a collection, or an array (of objects or of primitives). */
+	static boolean isMany(Object value) {
+		return value instanceof Iterable<?> || (value != null && value.getClass().isArray());
+	}
+
+	/**
+	 * The keys of a value that names several locks, each checked as a single key is, without repeats, in the one
+	 * order every caller uses (by {@link String#compareTo}), so that two calls naming the same keys in different
+	 * orders never each hold one the other waits for.
+	 * @throws InvalidLockKeyException if it names no key, or one element is null, blank or too long
+	 */
+	static List<String> keys(LockOperation operation, Object value) {
+		TreeSet<String> keys = new TreeSet<>();
+		if (value instanceof Iterable<?> iterable) {
+			iterable.forEach((element) -> keys.add(element(operation, element)));
+		}
+		else {
+			for (int i = 0; i < Array.getLength(value); i++) {
+				keys.add(element(operation, Array.get(value, i)));
+			}
+		}
+		if (keys.isEmpty()) {
+			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
+					"evaluated to an empty " + (value.getClass().isArray() ? "array" : "collection"));
+		}
+		return List.copyOf(keys);
+	}
+
+	private static String element(LockOperation operation, Object element) {
+		if (isMany(element)) {
+			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
+					"evaluated to a collection holding a collection or array; flatten it into the keys to lock");
+		}
+		String key = (element != null) ? element.toString() : null;
+		if (!StringUtils.hasText(key)) {
+			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
+					"evaluated to a collection holding " + ((element == null) ? "null" : "a blank string"));
+		}
+		if (key.length() > LockRequest.MAX_KEY_LENGTH) {
+			throw InvalidLockKeyException.tooLong(operation.methodId(), operation.keyText(), key.length());
+		}
+		return key;
+	}
+
+	/** One key, checked. */
+	static String key(LockOperation operation, Object value) {
 		String key = (value != null) ? value.toString() : null;
 		if (!StringUtils.hasText(key)) {
 			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
