@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.github.distlock.benchmarks.jdbc.JdbcBenchmark;
+import io.github.distlock.benchmarks.keyset.KeySetBenchmark;
 import io.github.distlock.benchmarks.processes.ContendedWorker;
 import io.github.distlock.benchmarks.report.Report;
 import io.github.distlock.benchmarks.report.Results;
@@ -19,6 +20,7 @@ import io.github.distlock.benchmarks.scenarios.Scenario;
  * <pre>
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar [--smoke] [--out FILE] [--scenarios a,b]
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --jdbc [--smoke] [--out FILE]   (the database engines)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --keyset [--smoke] [--out FILE] (two keys at once)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -35,6 +37,10 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		if (args.length > 0 && args[0].equals("--jdbc")) {
 			JdbcBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("--keyset")) {
+			KeySetBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals(WORKER)) {

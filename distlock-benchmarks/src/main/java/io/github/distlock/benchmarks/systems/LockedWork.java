@@ -1,5 +1,7 @@
 package io.github.distlock.benchmarks.systems;
 
+import java.util.List;
+
 import io.github.distlock.DistributedLock;
 
 /**
@@ -10,6 +12,12 @@ public class LockedWork {
 
 	@DistributedLock(name = "bench", key = "#key", lease = "${bench.lease}", waitTime = "${bench.wait-time}")
 	public void locked(String key, Runnable body) {
+		body.run();
+	}
+
+	/** Every key of the list, all or none (the key-set benchmark). */
+	@DistributedLock(name = "bench", key = "#keys", lease = "${bench.lease}", waitTime = "${bench.wait-time}")
+	public void lockedAll(List<String> keys, Runnable body) {
 		body.run();
 	}
 
