@@ -12,7 +12,9 @@ import io.github.distlock.engine.LockRequest;
  * cannot be had unwinds the ones already held, releasing them, before the exception reaches the caller; a key lost
  * while the call runs fails the call as a single lost lock does.
  * <p>
- * One acquisition per key, in order: the engines' single-key operations, so every engine can do it.
+ * One acquisition per key, in order: the engines' single-key operations, so every engine can do it. For a method
+ * that returns a stage, every key is held until the stage completes and the stage the caller gets completes once all
+ * are released.
  */
 final class KeySetCall {
 
@@ -44,7 +46,10 @@ final class KeySetCall {
 		Duration wait = Duration.ofNanos(Math.max(0, this.deadlineNanos - System.nanoTime()));
 		LockRequest request = new LockRequest(this.operation.name(), this.keys.get(index), this.operation.lease(),
 				wait, this.operation.autoRenew(), this.operation.maxLease());
-		return this.execution.run(request, this.operation.onLost(), () -> from(index + 1, invocation));
+		// Each key's lock is held the way the method's return type holds one: until it returns, or until the stage
+		// it returns completes; so the inner keys' stage is the outer key's work.
+		return this.operation.call()
+			.call(this.execution, request, this.operation.onLost(), () -> from(index + 1, invocation));
 	}
 
 }

@@ -139,10 +139,10 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 	/** A call whose key expression names several locks: all of them are held while it runs. */
 	private Object invokeKeySet(LockOperation operation, List<String> keys, Object target, Object[] args,
 			Invocation invocation) throws Throwable {
-		if (operation.call() != SynchronousLockedCall.INSTANCE) {
+		if (LockOperationSource.REACTOR_PRESENT && operation.call() instanceof ReactiveLockedCall) {
 			throw new UnsupportedOperationException(operation.methodId() + ": the key (" + operation.keyText()
-					+ ") names several locks, which only a method that finishes its work before it returns can hold "
-					+ "for now; lock each key inside the asynchronous work instead");
+					+ ") names several locks, which a reactive or suspend method cannot hold yet; lock each key in "
+					+ "a method of its own inside the pipeline instead");
 		}
 		if (!operation.contention().reentrant()) {
 			for (String key : keys) {

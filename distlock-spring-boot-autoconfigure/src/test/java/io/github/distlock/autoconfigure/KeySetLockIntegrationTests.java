@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.publisher.Mono;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.InvalidLockKeyException;
@@ -42,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * A key expression that yields a collection or an array locks every key in it, all or none, on a real redis-server
  * with two application contexts: transfers between accounts named in either order never deadlock and never lose
  * money; a key that cannot be had releases those already taken; each key has its own token; losing any key fails
- * the call.
+ * the call; a method returning a stage holds every key until the stage completes.
  */
 class KeySetLockIntegrationTests {
 
@@ -166,9 +167,15 @@ class KeySetLockIntegrationTests {
 			leave.await(10, TimeUnit.SECONDS);
 		}
 
+		/** Holds its keys until the stage it returns completes. */
 		@DistributedLock(name = "account", key = "#accounts")
-		public CompletableFuture<String> later(List<String> accounts) {
-			return CompletableFuture.completedFuture("later");
+		public CompletableFuture<String> later(List<String> accounts, CompletableFuture<String> work) {
+			return work;
+		}
+
+		@DistributedLock(name = "account", key = "#accounts")
+		public Mono<String> reactive(List<String> accounts) {
+			return Mono.just("reactive");
 		}
 
 	}
@@ -290,10 +297,26 @@ class KeySetLockIntegrationTests {
 	}
 
 	@Test
-	void anAsynchronousMethodWithSeveralKeysIsRefusedSayingWhy() {
+	void aMethodReturningAStageHoldsEveryKeyUntilTheStageCompletes() {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			CompletableFuture<String> work = new CompletableFuture<>();
+			CompletableFuture<String> result = first.getBean(Bank.class).later(List.of("s", "r"), work);
+			for (String key : List.of("r", "s")) {
+				assertThatExceptionOfType(LockAcquisitionException.class)
+					.as("%s held while the stage runs", key)
+					.isThrownBy(() -> second.getBean(Bank.class).tryAll(List.of(key)));
+			}
+			work.complete("paid");
+			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("paid");
+			assertThat(RedisKeys.locks(redis)).as("every key released before the caller's stage completed").isEmpty();
+		}));
+	}
+
+	@Test
+	void aReactiveMethodWithSeveralKeysIsRefusedSayingWhy() {
 		this.runner.run((context) -> assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> context.getBean(Bank.class).later(List.of("a", "b")))
-			.withMessageContaining("Bank#later")
+			.isThrownBy(() -> context.getBean(Bank.class).reactive(List.of("a", "b")))
+			.withMessageContaining("Bank#reactive")
 			.withMessageContaining("names several locks"));
 	}
 
