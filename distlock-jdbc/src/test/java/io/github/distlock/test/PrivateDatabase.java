@@ -1,11 +1,15 @@
 package io.github.distlock.test;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -18,8 +22,10 @@ import com.zaxxer.hikari.HikariDataSource;
  * <p>
  * The servers are found at {@code 127.0.0.1:5432} (user {@code postgres}, trust authentication) and
  * {@code 127.0.0.1:3306} (user {@code root}, no password) unless {@code DISTLOCK_TEST_POSTGRES} or
- * {@code DISTLOCK_TEST_MARIADB} give another {@code host:port}. A server that cannot be reached fails the test with
- * what to do; nothing is skipped.
+ * {@code DISTLOCK_TEST_MARIADB} give another {@code host:port}. When nothing listens at the default address and no
+ * other was given, or when {@code -Ddistlock.test.databases=embedded} says so, a server embedded in the test JVM is
+ * started instead ({@link EmbeddedDatabaseServers}), and the test says so on standard error. A server that was given
+ * but cannot be reached fails the test with what to do; nothing is skipped.
  */
 public final class PrivateDatabase implements AutoCloseable {
 
@@ -49,7 +55,17 @@ public final class PrivateDatabase implements AutoCloseable {
 
 	/** A new database on the machine's PostgreSQL. */
 	public static PrivateDatabase postgresql() {
-		String server = "jdbc:postgresql://" + address("DISTLOCK_TEST_POSTGRES", "127.0.0.1:5432") + "/";
+		return postgresqlAt(address("DISTLOCK_TEST_POSTGRES", "127.0.0.1:5432", EmbeddedDatabaseServers::postgresql,
+				"PostgreSQL"));
+	}
+
+	/** A new database on the JVM's embedded PostgreSQL, started if need be. */
+	static PrivateDatabase onEmbeddedPostgresql() {
+		return postgresqlAt(EmbeddedDatabaseServers.postgresql());
+	}
+
+	private static PrivateDatabase postgresqlAt(String address) {
+		String server = "jdbc:postgresql://" + address + "/";
 		String name = newName();
 		execute("PostgreSQL", server + "postgres", "postgres", "CREATE DATABASE " + name,
 				"start it with 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start', or install "
@@ -60,7 +76,17 @@ public final class PrivateDatabase implements AutoCloseable {
 
 	/** A new database on the machine's MariaDB (or MySQL). */
 	public static PrivateDatabase mariadb() {
-		String server = "jdbc:mariadb://" + address("DISTLOCK_TEST_MARIADB", "127.0.0.1:3306") + "/";
+		return mariadbAt(address("DISTLOCK_TEST_MARIADB", "127.0.0.1:3306", EmbeddedDatabaseServers::mariadb,
+				"MariaDB"));
+	}
+
+	/** A new database on the JVM's embedded MariaDB, started if need be. */
+	static PrivateDatabase onEmbeddedMariadb() {
+		return mariadbAt(EmbeddedDatabaseServers.mariadb());
+	}
+
+	private static PrivateDatabase mariadbAt(String address) {
+		String server = "jdbc:mariadb://" + address + "/";
 		String name = newName();
 		execute("MariaDB", server, "root", "CREATE DATABASE " + name,
 				"start it with 'start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd', or install "
@@ -119,9 +145,43 @@ public final class PrivateDatabase implements AutoCloseable {
 		return "distlock_test_" + HexFormat.of().formatHex(random);
 	}
 
-	private static String address(String variable, String fallback) {
+	/**
+	 * The server's address: the one given in the variable; else the default, when something listens there (or the
+	 * build asked for embedded servers); else an embedded server's.
+	 */
+	private static String address(String variable, String fallback, Supplier<String> embedded, String server) {
 		String configured = System.getenv(variable);
-		return (configured != null && !configured.isBlank()) ? configured.strip() : fallback;
+		if (configured != null && !configured.isBlank()) {
+			return configured.strip();
+		}
+		boolean forced = "embedded".equals(System.getProperty("distlock.test.databases"));
+		if (!forced && listens(fallback)) {
+			return fallback;
+		}
+		String address;
+		try {
+			address = embedded.get();
+		}
+		catch (NoClassDefFoundError ex) {
+			throw new IllegalStateException("No " + server + " at " + fallback + ", and no embedded one on this class "
+					+ "path (" + ex.getMessage() + "): start or install " + server + " (.ci/run does), or set "
+					+ variable + " to a server's host:port", ex);
+		}
+		System.err.println("distlock tests: " + (forced ? "embedded servers asked for" : "no " + server + " at "
+				+ fallback) + "; using an embedded " + server + " at " + address);
+		return address;
+	}
+
+	private static boolean listens(String address) {
+		int colon = address.lastIndexOf(':');
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(address.substring(0, colon),
+					Integer.parseInt(address.substring(colon + 1))), 1000);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private static void execute(String server, String url, String user, String sql, String remedy) {
