@@ -62,10 +62,19 @@ public @interface DistributedLock {
 	 * SpEL expression for the lock key, evaluated against the call: arguments by name ({@code #order.id}) or
 	 * position ({@code #p0}, {@code #a0}), {@code #root.method}, {@code #root.target}, {@code #root.args} and
 	 * bean references ({@code @clock.zone()}). The value is turned into a string; a null or blank value fails
-	 * the call with {@link InvalidLockKeyException} and nothing is locked. Required: empty here only so that a
+	 * the call with {@link InvalidLockKeyException} and nothing is locked. A value that is a collection or an array
+	 * locks every element, all or none. Required, unless {@link #keys()} is given: empty here only so that a
 	 * composed annotation can supply it through an alias; a lock declared without a key fails start-up.
 	 */
 	String key() default "";
+
+	/**
+	 * Several key expressions, instead of {@link #key()}: the call holds a lock on every value they yield (a value
+	 * that is a collection or array counts element by element), all or none, taken in one sorted order so that
+	 * calls naming the same keys in any order cannot deadlock. {@code keys = {"#from", "#to"}} is the same as
+	 * {@code key = "{#from, #to}"}. Declaring both {@code key} and {@code keys} fails start-up.
+	 */
+	String[] keys() default {};
 
 	/**
 	 * Namespace of the lock. Defaults to the {@link DistributedLockConfig#name()} of the class, else to

@@ -100,6 +100,10 @@ final class LockDeclaration {
 		return this.lock.getString("key");
 	}
 
+	String[] keys() {
+		return this.lock.getStringArray("keys");
+	}
+
 	String name() {
 		return attribute("name");
 	}

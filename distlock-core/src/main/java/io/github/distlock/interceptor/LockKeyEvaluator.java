@@ -62,14 +62,7 @@ public class LockKeyEvaluator {
 	 */
 	static List<String> keys(LockOperation operation, Object value) {
 		TreeSet<String> keys = new TreeSet<>();
-		if (value instanceof Iterable<?> iterable) {
-			iterable.forEach((element) -> keys.add(element(operation, element)));
-		}
-		else {
-			for (int i = 0; i < Array.getLength(value); i++) {
-				keys.add(element(operation, Array.get(value, i)));
-			}
-		}
+		collect(operation, value, keys);
 		if (keys.isEmpty()) {
 			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
 					"evaluated to an empty " + (value.getClass().isArray() ? "array" : "collection"));
@@ -77,11 +70,28 @@ public class LockKeyEvaluator {
 		return List.copyOf(keys);
 	}
 
-	private static String element(LockOperation operation, Object element) {
-		if (isMany(element)) {
-			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
-					"evaluated to a collection holding a collection or array; flatten it into the keys to lock");
+	/** Adds the keys of a collection or array, and of the collections and arrays in it ({@code keys = {...}}). */
+	private static void collect(LockOperation operation, Object value, TreeSet<String> keys) {
+		if (value instanceof Iterable<?> iterable) {
+			iterable.forEach((element) -> add(operation, element, keys));
 		}
+		else {
+			for (int i = 0; i < Array.getLength(value); i++) {
+				add(operation, Array.get(value, i), keys);
+			}
+		}
+	}
+
+	private static void add(LockOperation operation, Object element, TreeSet<String> keys) {
+		if (isMany(element)) {
+			collect(operation, element, keys);
+		}
+		else {
+			keys.add(element(operation, element));
+		}
+	}
+
+	private static String element(LockOperation operation, Object element) {
 		String key = (element != null) ? element.toString() : null;
 		if (!StringUtils.hasText(key)) {
 			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),

@@ -3,6 +3,8 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -107,10 +109,7 @@ public class LockOperationSource {
 		if (!StringUtils.hasText(name)) {
 			name = owner.getSimpleName() + "." + method.getName();
 		}
-		String keyText = resolve(methodId, "key", lock.key());
-		if (!StringUtils.hasText(keyText)) {
-			throw new LockDefinitionException(methodId, "key must not be empty", null);
-		}
+		String keyText = keyText(methodId, lock);
 		Expression key;
 		try {
 			key = this.parser.parseExpression(keyText);
@@ -129,6 +128,30 @@ public class LockOperationSource {
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
 		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
 				lock.autoRenew(), maxLease, onLost, call, contention(lock, specific, owner, methodId));
+	}
+
+	/** The key expression: {@code key}, or the {@code keys} as one SpEL list, whose value then names several locks. */
+	private String keyText(String methodId, LockDeclaration lock) {
+		String key = resolve(methodId, "key", lock.key());
+		String[] keys = lock.keys();
+		if (keys.length == 0) {
+			if (!StringUtils.hasText(key)) {
+				throw new LockDefinitionException(methodId, "key must not be empty", null);
+			}
+			return key;
+		}
+		if (StringUtils.hasText(key)) {
+			throw new LockDefinitionException(methodId, "declare either key or keys, not both", null);
+		}
+		List<String> parts = new ArrayList<>();
+		for (String one : keys) {
+			String part = resolve(methodId, "keys", one);
+			if (!StringUtils.hasText(part)) {
+				throw new LockDefinitionException(methodId, "keys must not hold an empty expression", null);
+			}
+			parts.add(part.strip());
+		}
+		return "{" + String.join(", ", parts) + "}";
 	}
 
 	private ContentionPolicy contention(LockDeclaration lock, Method method, Class<?> owner, String methodId) {

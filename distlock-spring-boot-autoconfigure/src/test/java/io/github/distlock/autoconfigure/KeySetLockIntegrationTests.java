@@ -167,6 +167,12 @@ class KeySetLockIntegrationTests {
 			leave.await(10, TimeUnit.SECONDS);
 		}
 
+		/** The keys attribute: two expressions, one of which yields a collection itself. */
+		@DistributedLock(name = "account", keys = { "#first", "#others" }, waitTime = "0s")
+		public List<String> keysAttribute(String first, List<String> others) {
+			return LockContext.all().stream().map(LockContext::key).toList();
+		}
+
 		/** Holds its keys until the stage it returns completes. */
 		@DistributedLock(name = "account", key = "#accounts")
 		public CompletableFuture<String> later(List<String> accounts, CompletableFuture<String> work) {
@@ -310,6 +316,13 @@ class KeySetLockIntegrationTests {
 			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("paid");
 			assertThat(RedisKeys.locks(redis)).as("every key released before the caller's stage completed").isEmpty();
 		}));
+	}
+
+	@Test
+	void theKeysAttributeLocksEveryValueOfEveryExpression() {
+		this.runner.run((context) -> assertThat(
+				context.getBean(Bank.class).keysAttribute("m", List.of("o", "n", "m")))
+			.containsExactly("m", "n", "o"));
 	}
 
 	@Test

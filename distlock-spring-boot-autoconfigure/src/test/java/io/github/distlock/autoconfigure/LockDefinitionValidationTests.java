@@ -256,6 +256,22 @@ class LockDefinitionValidationTests {
 
 	}
 
+	public static class KeyAndKeys {
+
+		@DistributedLock(key = "#id", keys = { "#id", "#other" })
+		public void pay(String id, String other) {
+		}
+
+	}
+
+	public static class BadKeysExpression {
+
+		@DistributedLock(keys = { "#from", "#to." })
+		public void transfer(String from, String to) {
+		}
+
+	}
+
 	@OrderLock("#id")
 	public static class LockOnType {
 
@@ -482,6 +498,16 @@ class LockDefinitionValidationTests {
 	@Test
 	void aComposedAnnotationThatGivesNoKey() {
 		assertStartUpFails(ComposedWithoutKey.class, "ComposedWithoutKey#pay", "key must not be empty");
+	}
+
+	@Test
+	void bothKeyAndKeys() {
+		assertStartUpFails(KeyAndKeys.class, "KeyAndKeys#pay", "declare either key or keys, not both");
+	}
+
+	@Test
+	void anInvalidExpressionAmongTheKeys() {
+		assertStartUpFails(BadKeysExpression.class, "BadKeysExpression#transfer", "{#from, #to.}");
 	}
 
 	@Test
