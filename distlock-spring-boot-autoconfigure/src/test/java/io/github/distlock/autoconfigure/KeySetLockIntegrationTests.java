@@ -83,11 +83,7 @@ class KeySetLockIntegrationTests {
 	void tearDown() throws InterruptedException {
 		this.executor.shutdownNow();
 		this.executor.awaitTermination(10, TimeUnit.SECONDS);
-		List<String> left = RedisKeys.locks(redis);
-		try (RespClient client = redis.client()) {
-			left.forEach((key) -> client.call("DEL", key));
-		}
-		assertThat(left).as("lock keys left by the test").isEmpty();
+		assertThat(RedisKeys.removeLeftOver(redis)).as("lock keys left by the test").isEmpty();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -70,12 +70,7 @@ class ReactiveLockIntegrationTests {
 
 	@AfterEach
 	void noLockOutlivesItsTest() {
-		// Removed, so one test's leak fails that test instead of every later one.
-		List<String> left = RedisKeys.locks(redis);
-		try (RespClient client = redis.client()) {
-			left.forEach((key) -> client.call("DEL", key));
-		}
-		assertThat(left).as("lock keys left by the test").isEmpty();
+		assertThat(RedisKeys.removeLeftOver(redis)).as("lock keys left by the test").isEmpty();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -17,6 +17,18 @@ final class RedisKeys {
 		}
 	}
 
+	/**
+	 * Removes the lock keys a test left, so that one test's leak fails that test instead of every later one, and
+	 * answers which they were.
+	 */
+	static List<String> removeLeftOver(RedisExtension redis) {
+		List<String> left = locks(redis);
+		try (RespClient client = redis.client()) {
+			left.forEach((key) -> client.call("DEL", key));
+		}
+		return left;
+	}
+
 	static boolean exists(RedisExtension redis, String key) {
 		try (RespClient client = redis.client()) {
 			return client.get(key) != null;

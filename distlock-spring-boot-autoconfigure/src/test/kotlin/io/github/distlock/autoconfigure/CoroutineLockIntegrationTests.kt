@@ -66,9 +66,7 @@ class CoroutineLockIntegrationTests {
 
 	@AfterEach
 	fun noLockOutlivesItsTest() {
-		val left = RedisKeys.locks(redis)
-		redis.client().use { client -> left.forEach { client.call("DEL", it) } }
-		assertThat(left).`as`("lock keys left by the test").isEmpty()
+		assertThat(RedisKeys.removeLeftOver(redis)).`as`("lock keys left by the test").isEmpty()
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -38,14 +38,7 @@ final class MariaDbLockStore implements DatabaseLockStore {
 
 	@Override
 	public List<String> workerArguments(String worker, Duration statementTimeout) {
-		return List.of("--distlock.backend=jdbc", "--spring.datasource.url=" + this.database.url(),
-				"--spring.datasource.username=" + this.workerUser,
-				// The worker's threads and the watchdog, with room to spare.
-				"--spring.datasource.hikari.maximum-pool-size=10",
-				// Hikari's floor; a caller waits for a pooled connection no longer than for a statement.
-				"--spring.datasource.hikari.connection-timeout=250",
-				"--distlock.jdbc.statement-timeout=" + statementTimeout.toMillis() + "ms",
-				"--distlock.jdbc.poll-interval=100ms");
+		return DatabaseLockStore.engineArguments(this.database.url(), this.workerUser, statementTimeout);
 	}
 
 	@Override
@@ -97,19 +90,8 @@ final class MariaDbLockStore implements DatabaseLockStore {
 
 	@Override
 	public List<String> heldKeys() {
-		List<String> keys = new ArrayList<>();
-		try (Connection connection = this.database.dataSource().getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery("SELECT CONCAT(lock_name, ':', lock_key) FROM " + TABLE
-						+ " WHERE holder IS NOT NULL AND expires_at > " + NOW_MICROS)) {
-			while (result.next()) {
-				keys.add(result.getString(1));
-			}
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException("Could not read the lock table: " + ex.getMessage(), ex);
-		}
-		return keys;
+		return DatabaseLockStore.column(this.database.dataSource(), "SELECT CONCAT(lock_name, ':', lock_key) FROM "
+				+ TABLE + " WHERE holder IS NOT NULL AND expires_at > " + NOW_MICROS);
 	}
 
 	@Override

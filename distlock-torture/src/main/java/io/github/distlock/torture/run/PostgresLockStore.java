@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distlock.jdbc.JdbcLockEngine;
@@ -49,15 +48,8 @@ final class PostgresLockStore implements DatabaseLockStore {
 	public List<String> workerArguments(String worker, Duration statementTimeout) {
 		String url = this.database.url();
 		String separator = url.contains("?") ? "&" : "?";
-		return List.of("--distlock.backend=jdbc",
-				"--spring.datasource.url=" + url + separator + "ApplicationName=" + APPLICATION_PREFIX + worker,
-				"--spring.datasource.username=" + this.database.user(),
-				// The worker's threads, the watchdog and the release listener, with room to spare.
-				"--spring.datasource.hikari.maximum-pool-size=10",
-				// Hikari's floor; a caller waits for a pooled connection no longer than for a statement.
-				"--spring.datasource.hikari.connection-timeout=250",
-				"--distlock.jdbc.statement-timeout=" + statementTimeout.toMillis() + "ms",
-				"--distlock.jdbc.poll-interval=100ms");
+		return DatabaseLockStore.engineArguments(url + separator + "ApplicationName=" + APPLICATION_PREFIX + worker,
+				this.database.user(), statementTimeout);
 	}
 
 	@Override
@@ -95,19 +87,8 @@ final class PostgresLockStore implements DatabaseLockStore {
 
 	@Override
 	public List<String> heldKeys() {
-		List<String> keys = new ArrayList<>();
-		try (Connection connection = this.database.dataSource().getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery("SELECT lock_name || ':' || lock_key FROM " + TABLE
-						+ " WHERE holder IS NOT NULL AND expires_at > " + NOW_MICROS)) {
-			while (result.next()) {
-				keys.add(result.getString(1));
-			}
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException("Could not read the lock table: " + ex.getMessage(), ex);
-		}
-		return keys;
+		return DatabaseLockStore.column(this.database.dataSource(), "SELECT lock_name || ':' || lock_key FROM "
+				+ TABLE + " WHERE holder IS NOT NULL AND expires_at > " + NOW_MICROS);
 	}
 
 	@Override
