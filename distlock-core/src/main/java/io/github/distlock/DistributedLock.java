@@ -62,9 +62,10 @@ public @interface DistributedLock {
 	 * SpEL expression for the lock key, evaluated against the call: arguments by name ({@code #order.id}) or
 	 * position ({@code #p0}, {@code #a0}), {@code #root.method}, {@code #root.target}, {@code #root.args} and
 	 * bean references ({@code @clock.zone()}). The value is turned into a string; a null or blank value fails
-	 * the call with {@link InvalidLockKeyException} and nothing is locked. A value that is a collection or an array
-	 * locks every element, all or none. Required, unless {@link #keys()} is given: empty here only so that a
-	 * composed annotation can supply it through an alias; a lock declared without a key fails start-up.
+	 * the call with {@link InvalidLockKeyException} and nothing is locked. A value that is a
+	 * {@link java.util.Collection} or an object array locks every element, all or none; other values, such as a
+	 * {@code Path}, are one key. Required, unless {@link #keys()} is given: empty here only so that a composed
+	 * annotation can supply it through an alias; a lock declared without a key fails start-up.
 	 */
 	String key() default "";
 

@@ -1,7 +1,8 @@
 package io.github.distlock.interceptor;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -49,9 +50,12 @@ public class LockKeyEvaluator {
 				: evaluateExpression(operation, target, args);
 	}
 
-	/** Whether the value names several locks: a collection, or an array (of objects or of primitives). */
+	/**
+	 * Whether the value names several locks: a collection, or an array of objects. Not any {@link Iterable}: a
+	 * {@code Path} is one, and is one key, not its name elements; not an array of primitives, such as a digest's bytes.
+	 */
 	static boolean isMany(Object value) {
-		return value instanceof Iterable<?> || (value != null && value.getClass().isArray());
+		return value instanceof Collection<?> || value instanceof Object[];
 	}
 
 	/**
@@ -65,21 +69,15 @@ public class LockKeyEvaluator {
 		collect(operation, value, keys);
 		if (keys.isEmpty()) {
 			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
-					"evaluated to an empty " + (value.getClass().isArray() ? "array" : "collection"));
+					"evaluated to an empty " + ((value instanceof Object[]) ? "array" : "collection"));
 		}
 		return List.copyOf(keys);
 	}
 
 	/** Adds the keys of a collection or array, and of the collections and arrays in it ({@code keys = {...}}). */
 	private static void collect(LockOperation operation, Object value, TreeSet<String> keys) {
-		if (value instanceof Iterable<?> iterable) {
-			iterable.forEach((element) -> add(operation, element, keys));
-		}
-		else {
-			for (int i = 0; i < Array.getLength(value); i++) {
-				add(operation, Array.get(value, i), keys);
-			}
-		}
+		Iterable<?> elements = (value instanceof Object[] array) ? Arrays.asList(array) : (Collection<?>) value;
+		elements.forEach((element) -> add(operation, element, keys));
 	}
 
 	private static void add(LockOperation operation, Object element, TreeSet<String> keys) {

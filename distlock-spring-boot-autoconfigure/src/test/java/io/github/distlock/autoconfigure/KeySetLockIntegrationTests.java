@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -169,6 +170,12 @@ class KeySetLockIntegrationTests {
 			return LockContext.all().stream().map(LockContext::key).toList();
 		}
 
+		/** A key that is iterable but one thing: a path is locked whole, not by its name elements. */
+		@DistributedLock(name = "file", key = "#path", waitTime = "0s")
+		public List<String> onePath(Path path) {
+			return LockContext.all().stream().map(LockContext::key).toList();
+		}
+
 		/** Holds its keys until the stage it returns completes. */
 		@DistributedLock(name = "account", key = "#accounts")
 		public CompletableFuture<String> later(List<String> accounts, CompletableFuture<String> work) {
@@ -319,6 +326,12 @@ class KeySetLockIntegrationTests {
 		this.runner.run((context) -> assertThat(
 				context.getBean(Bank.class).keysAttribute("m", List.of("o", "n", "m")))
 			.containsExactly("m", "n", "o"));
+	}
+
+	@Test
+	void aPathIsOneKeyThoughItIsIterable() {
+		this.runner.run((context) -> assertThat(context.getBean(Bank.class).onePath(Path.of("/orders/2026/17")))
+			.containsExactly("/orders/2026/17"));
 	}
 
 	@Test
