@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -372,16 +373,21 @@ public final class JdbcLockEngine
 	}
 
 	private void releaseQuietly(String lockId, String holder) {
-		this.cleanup.execute(() -> {
-			try (Connection connection = connection();
-					PreparedStatement statement = prepare(connection, this.statements.releaseExpired, lockId,
-							holder)) {
-				statement.executeUpdate();
-			}
-			catch (SQLException ex) {
-				// Unreachable: if the lock was taken, it expires with its lease.
-			}
-		});
+		try {
+			this.cleanup.execute(() -> {
+				try (Connection connection = connection();
+						PreparedStatement statement = prepare(connection, this.statements.releaseExpired, lockId,
+								holder)) {
+					statement.executeUpdate();
+				}
+				catch (SQLException ex) {
+					// Unreachable: if the lock was taken, it expires with its lease.
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// The engine is closed (a release after shutdown): the row expires with its lease.
+		}
 	}
 
 	boolean release(JdbcLockHandle handle) {

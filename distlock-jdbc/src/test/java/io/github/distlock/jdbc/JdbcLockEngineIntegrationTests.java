@@ -214,6 +214,24 @@ class JdbcLockEngineIntegrationTests {
 		}
 	}
 
+	/**
+	 * A release after the engine closed (a method still running while the application shuts down), of a lock found
+	 * taken from it: answered and reported like any such release, not failed by the closed engine's cleanup thread.
+	 */
+	@Test
+	void aReleaseAfterTheEngineClosedAnswersAndReportsTheLoss() throws Exception {
+		try (PrivateDatabase db = PrivateDatabase.h2()) {
+			JdbcLockEngine engine = engine(db.dataSource());
+			engine.createTableIfMissing();
+			LockHandle held = engine.acquire(request("closing", "k"));
+			db.execute("UPDATE distlock_locks SET holder = 'another-holder'");
+			engine.close();
+			assertThat(held.release()).isFalse();
+			assertThat(this.lost).extracting(LostLock::reason).containsExactly(LostLock.Reason.NOT_OWNED);
+			this.lost.clear();
+		}
+	}
+
 	@Test
 	void onPostgreSqlAWaiterInAnotherInstanceIsWokenByTheReleaseNotByItsPoll() throws Exception {
 		try (PrivateDatabase db = PrivateDatabase.postgresql();
