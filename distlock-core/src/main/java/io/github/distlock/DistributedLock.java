@@ -122,6 +122,30 @@ public @interface DistributedLock {
 	boolean reentrant() default true;
 
 	/**
+	 * How the lock is shared: {@link LockMode#EXCLUSIVE} (the default, one holder at a time), or a side of the
+	 * read/write lock of this name and key: {@link LockMode#READ} (many readers at a time) or {@link LockMode#WRITE}
+	 * (one writer, no readers). Waiters are served first come, first served, so once a writer waits, new readers
+	 * queue behind it. A writer may call a {@code READ} method of the same name and key (it enters its write lock); a
+	 * reader calling a {@code WRITE} method is refused with {@link LockUpgradeException}. The read/write lock of a
+	 * name and key is not the {@code EXCLUSIVE} lock of that name and key: use {@code WRITE}, not the default,
+	 * beside {@code READ}. Not every engine has read/write locks (the Redis engine has); a call on one without them
+	 * fails with {@link UnsupportedOperationException}.
+	 */
+	LockMode mode() default LockMode.EXCLUSIVE;
+
+	/**
+	 * A distributed concurrency limit instead of a lock: at most this many calls at a time, across all instances,
+	 * hold a permit of this name and key, each permit with its own lease, renewal, fencing token and loss detection.
+	 * A crashed holder's permit comes back within one lease. When none is free, the call waits up to
+	 * {@link #waitTime()} for one (as {@code @ConcurrencyLimit}'s {@code BLOCK} policy), or with {@code "0s"} is
+	 * rejected at once ({@code REJECT}) with {@link LockAcquisitionException}. A positive whole number, or a
+	 * {@code ${...}} placeholder resolving to one; empty (the default) for a plain lock. Every caller of a name and
+	 * key should declare the same number: a caller admits itself while fewer than its own number hold permits. Only
+	 * with {@link LockMode#EXCLUSIVE} mode; a nested call for the same permits enters the caller's permit.
+	 */
+	String permits() default "";
+
+	/**
 	 * Name of a method of the same bean to call instead when the lock stays held by another holder for the whole
 	 * {@link #waitTime()}. It takes the same parameters, optionally followed by one of type
 	 * {@link LockAcquisitionException} (or a supertype), which then receives the failure; it returns what this

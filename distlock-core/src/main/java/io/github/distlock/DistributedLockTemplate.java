@@ -127,7 +127,7 @@ public class DistributedLockTemplate {
 		Objects.requireNonNull(spec, "spec");
 		return new LockRequest(spec.name(), spec.key(), orDefault(spec.lease(), this.defaults.lease()),
 				orDefault(spec.waitTime(), this.defaults.waitTime()), spec.autoRenew(),
-				orDefault(spec.maxLease(), this.defaults.maxLease()));
+				orDefault(spec.maxLease(), this.defaults.maxLease()), spec.mode(), spec.permits());
 	}
 
 	private OnLost onLost(LockSpec spec) {

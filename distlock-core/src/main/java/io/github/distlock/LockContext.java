@@ -67,7 +67,23 @@ public final class LockContext {
 		return this.handle.key();
 	}
 
-	/** The fencing token of this acquisition; larger than every token issued before it for the same lock. */
+	/**
+	 * The mode the lock is held in: {@link LockMode#EXCLUSIVE}, or a side of a read/write lock. A writer's read call
+	 * runs inside its write lock, so there this says {@link LockMode#WRITE}.
+	 */
+	public LockMode mode() {
+		return this.handle.mode();
+	}
+
+	/** When positive, the call holds one of this many permits of its name and key; zero for a plain lock. */
+	public int permits() {
+		return this.handle.permits();
+	}
+
+	/**
+	 * The fencing token of this acquisition; larger than every token issued before it for the same lock (for a
+	 * read/write lock: of either side; for permits: of any of them).
+	 */
 	public long token() {
 		return this.handle.token();
 	}

@@ -26,9 +26,14 @@ public class LockReentryException extends IllegalStateException {
 	 * @param holder who holds the lock, for the message: "this thread", "this reactive pipeline"
 	 */
 	public LockReentryException(String lockName, String lockKey, String method, String holder) {
-		super("Lock '" + lockName + "' for key '" + DisplayedKey.of(lockKey) + "' is already held by " + holder
-				+ ", and " + method + " does not re-enter it (reentrant = false): the call was made inside a call "
-				+ "that holds it");
+		this(lockName, lockKey, method, "Lock '" + lockName + "' for key '" + DisplayedKey.of(lockKey)
+				+ "' is already held by " + holder + ", and " + method + " does not re-enter it (reentrant = false): "
+				+ "the call was made inside a call that holds it", true);
+	}
+
+	/** For subclasses that word the refusal themselves. */
+	protected LockReentryException(String lockName, String lockKey, String method, String message, boolean messageGiven) {
+		super(message);
 		this.lockName = lockName;
 		this.lockKey = lockKey;
 		this.method = method;

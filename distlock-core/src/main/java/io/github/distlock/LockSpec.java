@@ -30,8 +30,12 @@ public final class LockSpec {
 
 	private final OnLost onLost;
 
+	private final LockMode mode;
+
+	private final int permits;
+
 	private LockSpec(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
-			Duration maxLease, OnLost onLost) {
+			Duration maxLease, OnLost onLost, LockMode mode, int permits) {
 		this.name = name;
 		this.key = key;
 		this.lease = lease;
@@ -39,6 +43,8 @@ public final class LockSpec {
 		this.autoRenew = autoRenew;
 		this.maxLease = maxLease;
 		this.onLost = onLost;
+		this.mode = mode;
+		this.permits = permits;
 	}
 
 	/**
@@ -50,36 +56,63 @@ public final class LockSpec {
 	 */
 	public static LockSpec of(String name, String key) {
 		return new LockSpec(requireText(name, "name"), requireText(key, "key"), null, null, true, null,
-				OnLost.DEFAULT);
+				OnLost.DEFAULT, LockMode.EXCLUSIVE, 0);
 	}
 
 	/** The lock's time to live in the store; at least 1 ms, since the store keeps whole milliseconds. */
 	public LockSpec withLease(Duration lease) {
 		return new LockSpec(this.name, this.key, atLeast(lease, SHORTEST_LEASE, "lease"), this.waitTime,
-				this.autoRenew, this.maxLease, this.onLost);
+				this.autoRenew, this.maxLease, this.onLost, this.mode, this.permits);
 	}
 
 	/** How long to wait for the lock; zero tries once. */
 	public LockSpec withWaitTime(Duration waitTime) {
 		return new LockSpec(this.name, this.key, this.lease, atLeast(waitTime, Duration.ZERO, "waitTime"),
-				this.autoRenew, this.maxLease, this.onLost);
+				this.autoRenew, this.maxLease, this.onLost, this.mode, this.permits);
 	}
 
 	/** Whether the watchdog extends the lease while the work runs (default {@code true}). */
 	public LockSpec withAutoRenew(boolean autoRenew) {
-		return new LockSpec(this.name, this.key, this.lease, this.waitTime, autoRenew, this.maxLease, this.onLost);
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, autoRenew, this.maxLease, this.onLost, this.mode, this.permits);
 	}
 
 	/** The renewal ceiling: the lock expires no later than this after it was acquired. */
 	public LockSpec withMaxLease(Duration maxLease) {
 		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew,
-				atLeast(maxLease, SHORTEST_LEASE, "maxLease"), this.onLost);
+				atLeast(maxLease, SHORTEST_LEASE, "maxLease"), this.onLost, this.mode, this.permits);
 	}
 
 	/** What a lock lost while the work runs does to the call; {@link OnLost#DEFAULT} for {@code distlock.on-lost}. */
 	public LockSpec withOnLost(OnLost onLost) {
 		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew, this.maxLease,
-				Objects.requireNonNull(onLost, "onLost"));
+				Objects.requireNonNull(onLost, "onLost"), this.mode, this.permits);
+	}
+
+	/**
+	 * A side of the read/write lock of this name and key ({@link LockMode#READ} or {@link LockMode#WRITE}), or
+	 * {@link LockMode#EXCLUSIVE} (the default); as {@link DistributedLock#mode()}.
+	 * @throws IllegalArgumentException if permits were asked for and the mode is not exclusive
+	 */
+	public LockSpec withMode(LockMode mode) {
+		Objects.requireNonNull(mode, "mode");
+		if (this.permits > 0 && mode != LockMode.EXCLUSIVE) {
+			throw new IllegalArgumentException("permits and mode " + mode + " do not go together");
+		}
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew, this.maxLease,
+				this.onLost, mode, this.permits);
+	}
+
+	/**
+	 * One of this many permits of the name and key instead of a lock; as {@link DistributedLock#permits()}.
+	 * @throws IllegalArgumentException if {@code permits} is below 1, or the mode is not exclusive
+	 */
+	public LockSpec withPermits(int permits) {
+		if (permits < 1 || this.mode != LockMode.EXCLUSIVE) {
+			throw new IllegalArgumentException("permits must be at least 1, with the exclusive mode: " + permits
+					+ " with mode " + this.mode);
+		}
+		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew, this.maxLease,
+				this.onLost, this.mode, permits);
 	}
 
 	public String name() {
@@ -114,6 +147,15 @@ public final class LockSpec {
 		return this.onLost;
 	}
 
+	public LockMode mode() {
+		return this.mode;
+	}
+
+	/** The number of permits, or zero for a lock. */
+	public int permits() {
+		return this.permits;
+	}
+
 	private static String requireText(String value, String what) {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException("A lock's " + what + " must not be null or blank: " + value);
@@ -133,7 +175,7 @@ public final class LockSpec {
 	public String toString() {
 		return "LockSpec[name=" + this.name + ", key=" + this.key + ", lease=" + this.lease + ", waitTime="
 				+ this.waitTime + ", autoRenew=" + this.autoRenew + ", maxLease=" + this.maxLease + ", onLost="
-				+ this.onLost + "]";
+				+ this.onLost + ", mode=" + this.mode + ", permits=" + this.permits + "]";
 	}
 
 }

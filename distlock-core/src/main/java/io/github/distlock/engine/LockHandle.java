@@ -2,6 +2,7 @@ package io.github.distlock.engine;
 
 import java.time.Duration;
 
+import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 
 /**
@@ -14,6 +15,16 @@ public interface LockHandle {
 
 	/** The lock's key within its namespace. */
 	String key();
+
+	/** Whether this is an exclusive lock or a side of a read/write lock. */
+	default LockMode mode() {
+		return LockMode.EXCLUSIVE;
+	}
+
+	/** When positive, this lock is one of that many permits of its name and key; zero for a plain lock. */
+	default int permits() {
+		return 0;
+	}
 
 	/**
 	 * The fencing token issued with this acquisition: larger than every token issued before it for the same lock.

@@ -3,6 +3,8 @@ package io.github.distlock.engine;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.distlock.LockMode;
+
 /**
  * What a caller asks of a {@link LockEngine}: which lock, for how long, and how long to wait for it.
  *
@@ -12,9 +14,12 @@ import java.util.Objects;
  * @param waitTime how long to wait for the lock; zero tries once
  * @param autoRenew whether the engine extends the lease until release
  * @param maxLease when not null, the lock expires no later than this long after acquisition
+ * @param mode whether the lock is exclusive or one side of a read/write lock
+ * @param permits when positive, the lock is one of this many permits of the name and key (a distributed concurrency
+ * limit, with {@link LockMode#EXCLUSIVE} mode); zero for a plain lock
  */
 public record LockRequest(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
-		Duration maxLease) {
+		Duration maxLease, LockMode mode, int permits) {
 
 	/**
 	 * The longest lock key, in characters. Keys are stored in the lock store and shown (cut) in logs; a longer value
@@ -38,6 +43,22 @@ public record LockRequest(String name, String key, Duration lease, Duration wait
 		if (maxLease != null) {
 			requireAtLeastOneMillisecond(maxLease, "maxLease");
 		}
+		Objects.requireNonNull(mode, "mode");
+		if (permits < 0 || (permits > 0 && mode != LockMode.EXCLUSIVE)) {
+			throw new IllegalArgumentException("permits must be zero, or positive with mode EXCLUSIVE: " + permits
+					+ " with mode " + mode);
+		}
+	}
+
+	/** An exclusive lock. */
+	public LockRequest(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
+			Duration maxLease) {
+		this(name, key, lease, waitTime, autoRenew, maxLease, LockMode.EXCLUSIVE, 0);
+	}
+
+	/** Whether this asks for a plain exclusive lock: neither a side of a read/write lock nor a permit. */
+	public boolean isExclusive() {
+		return this.mode == LockMode.EXCLUSIVE && this.permits == 0;
 	}
 
 	/** Stores keep leases in whole milliseconds at best: a shorter one would be no lease at all. */

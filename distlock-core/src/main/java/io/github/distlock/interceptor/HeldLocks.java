@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.observation.Observation;
 
 import io.github.distlock.OnLost;
+import io.github.distlock.LockMode;
 import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
 
 /**
  * The locks the current thread holds through {@code @DistributedLock} or the template, and which of them the
@@ -57,7 +59,10 @@ final class HeldLocks {
 		return CURRENT.get();
 	}
 
-	/** The lock this thread already holds in this scope for this name and key, or null. */
+	/**
+	 * The lock this thread already holds in this scope for this name and key, or null.
+	 * @param name the lock's {@link #identity}
+	 */
 	HeldLock find(Object scope, String name, String key) {
 		if (this.several != null) {
 			return this.several.get(new LockId(scope, name, key));
@@ -66,8 +71,28 @@ final class HeldLocks {
 	}
 
 	HeldLock add(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
-		return put(new HeldLock(this, new LockId(scope, handle.name(), handle.key()), handle, onLost, observation,
+		return put(new HeldLock(this, new LockId(scope, identity(handle), handle.key()), handle, onLost, observation,
 				new AtomicInteger(1)));
+	}
+
+	/**
+	 * The name a lock is told apart by here. The read and write locks of a name and key are one lock (a writer that
+	 * reads enters its write lock), while that read/write lock and the permits of the same name and key are locks
+	 * of their own, apart from the exclusive lock: entering one of them must never stand in for holding another.
+	 */
+	static String identity(String name, LockMode mode, int permits) {
+		if (permits > 0) {
+			return name + "\u0000permits";
+		}
+		return mode.isReadWrite() ? name + "\u0000read-write" : name;
+	}
+
+	static String identity(LockRequest request) {
+		return identity(request.name(), request.mode(), request.permits());
+	}
+
+	static String identity(LockHandle handle) {
+		return identity(handle.name(), handle.mode(), handle.permits());
 	}
 
 	/**
@@ -75,7 +100,7 @@ final class HeldLocks {
 	 * holder lets go of when its work ends.
 	 */
 	static HeldLock detached(Object scope, LockHandle handle, OnLost onLost, Observation observation) {
-		return new HeldLock(null, new LockId(scope, handle.name(), handle.key()), handle, onLost, observation,
+		return new HeldLock(null, new LockId(scope, identity(handle), handle.key()), handle, onLost, observation,
 				new AtomicInteger(1));
 	}
 

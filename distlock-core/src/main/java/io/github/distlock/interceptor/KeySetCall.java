@@ -44,8 +44,7 @@ final class KeySetCall {
 			return invocation.proceed();
 		}
 		Duration wait = Duration.ofNanos(Math.max(0, this.deadlineNanos - System.nanoTime()));
-		LockRequest request = new LockRequest(this.operation.name(), this.keys.get(index), this.operation.lease(),
-				wait, this.operation.autoRenew(), this.operation.maxLease());
+		LockRequest request = this.operation.request(this.keys.get(index), wait);
 		// Each key's lock is held the way the method's return type holds one: until it returns, or until the stage
 		// it returns completes; so the inner keys' stage is the outer key's work.
 		return this.operation.call()

@@ -117,7 +117,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 					? (failure) -> this.recovery.recover(operation, target, args, failure) : null;
 			return reactive.call(this.execution, request, operation.onLost(), nonReentrant, invocation, recovery);
 		}
-		if (!operation.contention().reentrant() && this.execution.isHeldByCurrentThread(request.name(), key)) {
+		if (!operation.contention().reentrant() && this.execution.isHeldByCurrentThread(request)) {
 			throw new LockReentryException(request.name(), key, operation.methodId());
 		}
 		if (!this.recovery.recovers(operation)) {
@@ -146,7 +146,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		}
 		if (!operation.contention().reentrant()) {
 			for (String key : keys) {
-				if (this.execution.isHeldByCurrentThread(operation.name(), key)) {
+				if (this.execution.isHeldByCurrentThread(operation.request(key))) {
 					throw new LockReentryException(operation.name(), key, operation.methodId());
 				}
 			}

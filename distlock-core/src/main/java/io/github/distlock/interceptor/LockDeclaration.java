@@ -13,6 +13,7 @@ import org.springframework.util.StringUtils;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.DistributedLockConfig;
 import io.github.distlock.LockDefinitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.OnLost;
 
 /**
@@ -134,6 +135,14 @@ final class LockDeclaration {
 
 	boolean reentrant() {
 		return this.lock.getBoolean("reentrant");
+	}
+
+	LockMode mode() {
+		return this.lock.getEnum("mode", LockMode.class);
+	}
+
+	String permits() {
+		return this.lock.getString("permits");
 	}
 
 	String fallback() {

@@ -13,6 +13,8 @@ import org.springframework.util.ClassUtils;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockMode;
+import io.github.distlock.LockUpgradeException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
@@ -83,10 +85,15 @@ public final class LockExecution {
 		return heldLocks != null && heldLocks.find(this, name, key) != null;
 	}
 
-	/** The lock the current thread holds through this execution for the name and key, or null. */
-	HeldLock heldByCurrentThread(String name, String key) {
+	/** As {@link #isHeldByCurrentThread(String, String)}, for the lock the request asks for in its mode. */
+	public boolean isHeldByCurrentThread(LockRequest request) {
+		return heldByCurrentThread(request) != null;
+	}
+
+	/** The lock the current thread holds through this execution for the request's lock, or null. */
+	HeldLock heldByCurrentThread(LockRequest request) {
 		HeldLocks heldLocks = HeldLocks.peek();
-		return (heldLocks != null) ? heldLocks.find(this, name, key) : null;
+		return (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(request), request.key()) : null;
 	}
 
 	/**
@@ -106,7 +113,8 @@ public final class LockExecution {
 	 */
 	Object runInside(HeldLock held, Work work) throws Throwable {
 		HeldLocks heldLocks = HeldLocks.peek();
-		HeldLock view = (heldLocks != null) ? heldLocks.find(this, held.handle.name(), held.handle.key()) : null;
+		HeldLock view = (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(held.handle), held.handle.key())
+				: null;
 		if (view == null) {
 			if (!held.tryClaim()) {
 				return work.run();
@@ -208,7 +216,10 @@ public final class LockExecution {
 	 */
 	Entered enter(LockRequest request, OnLost onLost) {
 		HeldLocks heldLocks = HeldLocks.peek();
-		HeldLock held = (heldLocks != null) ? heldLocks.find(this, request.name(), request.key()) : null;
+		HeldLock held = (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(request), request.key()) : null;
+		if (held != null) {
+			refuseUpgrade(held, request, "the nested call");
+		}
 		if (held != null && held.handle.isLost() && onLost != OnLost.IGNORE) {
 			// Entering a lock already lost would run this call unprotected from its first line.
 			throw lostException(held.handle);
@@ -225,6 +236,16 @@ public final class LockExecution {
 		LossInterruption interruption = (onLost == OnLost.INTERRUPT) ? LossInterruption.arm(held.handle) : null;
 		HeldLock outer = heldLocks.enter(held);
 		return new Entered(heldLocks, held, outer, interruption, onLost);
+	}
+
+	/**
+	 * Refuses a write lock asked for inside the read lock of the same name and key: the writer would wait for every
+	 * reader to leave, itself included.
+	 */
+	static void refuseUpgrade(HeldLock held, LockRequest request, String method) {
+		if (held.handle.mode() == LockMode.READ && request.mode() == LockMode.WRITE) {
+			throw new LockUpgradeException(request.name(), request.key(), method);
+		}
 	}
 
 	private LockHandle acquire(LockRequest request) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.springframework.expression.Expression;
 
+import io.github.distlock.LockMode;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 
@@ -26,14 +27,22 @@ import io.github.distlock.engine.LockRequest;
  * @param onLost what a lost lock does to the call; never {@link OnLost#DEFAULT}
  * @param call how the method is run for its return type: how long the lock is held
  * @param contention what a call does when the lock is already held: re-enter or refuse, fall back or not
+ * @param mode exclusive, or a side of a read/write lock
+ * @param permits when positive, how many holders the lock admits at a time; zero for a plain lock
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
 		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost,
-		LockedCall call, ContentionPolicy contention) {
+		LockedCall call, ContentionPolicy contention, LockMode mode, int permits) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {
-		return new LockRequest(this.name, keyValue, this.lease, this.waitTime, this.autoRenew, this.maxLease);
+		return request(keyValue, this.waitTime);
+	}
+
+	/** The engine request for one lock of a key set, with what is left of the set's wait. */
+	LockRequest request(String keyValue, Duration wait) {
+		return new LockRequest(this.name, keyValue, this.lease, wait, this.autoRenew, this.maxLease, this.mode,
+				this.permits);
 	}
 
 }

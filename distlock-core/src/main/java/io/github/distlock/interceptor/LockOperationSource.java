@@ -32,6 +32,7 @@ import org.springframework.util.StringValueResolver;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockDefinitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.OnLost;
 
 /**
@@ -126,8 +127,33 @@ public class LockOperationSource {
 				SHORTEST_LEASE);
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
+		int permits = permits(methodId, lock);
 		return new LockOperation(methodId, specific, name, keyText, key, keyArgument, lease, waitTime,
-				lock.autoRenew(), maxLease, onLost, call, contention(lock, specific, owner, methodId));
+				lock.autoRenew(), maxLease, onLost, call, contention(lock, specific, owner, methodId), lock.mode(),
+				permits);
+	}
+
+	/** How many permits the lock has: zero for a plain lock, else a positive number, with the exclusive mode. */
+	private int permits(String methodId, LockDeclaration lock) {
+		String text = resolve(methodId, "permits", lock.permits());
+		if (!StringUtils.hasText(text)) {
+			return 0;
+		}
+		int permits;
+		try {
+			permits = Integer.parseInt(text.trim());
+		}
+		catch (NumberFormatException ex) {
+			throw new LockDefinitionException(methodId, "permits \"" + text + "\" is not a whole number", ex);
+		}
+		if (permits < 1) {
+			throw new LockDefinitionException(methodId, "permits \"" + text + "\" must be at least 1", null);
+		}
+		if (lock.mode() != LockMode.EXCLUSIVE) {
+			throw new LockDefinitionException(methodId, "permits and mode = " + lock.mode() + " do not go together: "
+					+ "permits are a concurrency limit of their own, not a side of a read/write lock", null);
+		}
+		return permits;
 	}
 
 	/** The key expression: {@code key}, or the {@code keys} as one SpEL list, whose value then names several locks. */

@@ -53,7 +53,7 @@ public final class LockThreadLocalAccessor implements ThreadLocalAccessor<LockTh
 		for (HeldLock held : captured.locks) {
 			HeldLocks current = HeldLocks.peek();
 			boolean here = current != null
-					&& current.find(held.scope(), held.handle.name(), held.handle.key()) != null;
+					&& current.find(held.scope(), HeldLocks.identity(held.handle), held.handle.key()) != null;
 			// Already this thread's (work run inline on the calling thread), or released meanwhile: nothing to enter.
 			if (here || !held.tryClaim()) {
 				continue;

@@ -13,7 +13,9 @@ import reactor.util.context.ContextView;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockMode;
 import io.github.distlock.LockReentryException;
+import io.github.distlock.LockUpgradeException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.interceptor.HeldLocks.HeldLock;
@@ -100,12 +102,18 @@ final class LockedSubscription {
 	 * still held, else on a new acquisition.
 	 */
 	private Mono<Claim> claim(ContextView context) {
-		HeldLock outer = CarriedLocks.find(context, this.execution, this.request.name(), this.request.key());
+		HeldLock outer = CarriedLocks.find(context, this.execution, HeldLocks.identity(this.request),
+				this.request.key());
 		if (outer == null) {
 			outer = this.enclosing;
 		}
 		if (outer != null && outer.tryClaim()) {
 			Claim claim = new Claim(this.execution, outer);
+			if (outer.handle.mode() == LockMode.READ && this.request.mode() == LockMode.WRITE) {
+				claim.endNow();
+				return Mono.error(new LockUpgradeException(this.request.name(), this.request.key(),
+						(this.nonReentrantMethod != null) ? this.nonReentrantMethod : "the nested call"));
+			}
 			if (this.nonReentrantMethod != null) {
 				claim.endNow();
 				return Mono.error(new LockReentryException(this.request.name(), this.request.key(),

@@ -84,7 +84,7 @@ final class ReactiveLockedCall implements LockedCall {
 	Object call(LockExecution execution, LockRequest request, OnLost onLost, String nonReentrantMethod,
 			LockAspectSupport.Invocation method, Recovery recovery) {
 		// Read now, while the caller runs: a subscription made inside the caller's lock enters it.
-		HeldLock enclosing = execution.heldByCurrentThread(request.name(), request.key());
+		HeldLock enclosing = execution.heldByCurrentThread(request);
 		LockedSubscription subscription = new LockedSubscription(execution, request, onLost, nonReentrantMethod,
 				method.repeatable(), enclosing, recovery != null);
 		if (this.mono) {

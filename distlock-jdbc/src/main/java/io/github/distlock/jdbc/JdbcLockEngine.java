@@ -234,6 +234,11 @@ public final class JdbcLockEngine
 
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
+		if (!request.isExclusive()) {
+			throw new UnsupportedOperationException("The JDBC lock engine has exclusive locks only, not "
+					+ ((request.permits() > 0) ? "permits" : "mode = " + request.mode()) + " (lock '" + request.name()
+					+ "'); use the Redis engine for read/write locks and permits");
+		}
 		String lockId = LockIdentity.of(request.name(), request.key());
 		String holder = newHolder();
 		long start = System.nanoTime();

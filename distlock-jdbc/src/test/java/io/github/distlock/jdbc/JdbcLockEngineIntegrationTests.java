@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
@@ -229,6 +230,25 @@ class JdbcLockEngineIntegrationTests {
 			assertThat(held.release()).isFalse();
 			assertThat(this.lost).extracting(LostLock::reason).containsExactly(LostLock.Reason.NOT_OWNED);
 			this.lost.clear();
+		}
+	}
+
+	/** Read/write locks and permits are the Redis engine's: asked of this one, they fail clearly and lock nothing. */
+	@Test
+	void aReadWriteLockOrAPermitIsRefusedWithoutLockingAnything() throws Exception {
+		try (PrivateDatabase db = PrivateDatabase.h2(); JdbcLockEngine engine = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(() -> engine.acquire(new LockRequest("shared", "k", Duration.ofSeconds(10),
+						Duration.ZERO, true, null, LockMode.READ, 0)))
+				.withMessageContaining("mode = READ")
+				.withMessageContaining("'shared'");
+			assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(() -> engine.acquire(new LockRequest("shared", "k", Duration.ofSeconds(10),
+						Duration.ZERO, true, null, LockMode.EXCLUSIVE, 3)))
+				.withMessageContaining("not permits");
+			assertThat(engine.heldCount()).isZero();
+			engine.acquire(request("shared", "k")).release();
 		}
 	}
 

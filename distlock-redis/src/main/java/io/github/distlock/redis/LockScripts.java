@@ -42,6 +42,14 @@ class LockScripts {
 
 	static final Script WITHDRAW = Script.load("withdraw.lua");
 
+	static final Script SHARED_ACQUIRE = Script.load("shared_lib.lua", "shared_acquire.lua");
+
+	static final Script SHARED_RELEASE = Script.load("shared_lib.lua", "shared_release.lua");
+
+	static final Script SHARED_WITHDRAW = Script.load("shared_lib.lua", "shared_withdraw.lua");
+
+	static final Script SHARED_CHECK = Script.load("shared_check.lua");
+
 	static final Script PING = new Script("return 1", Script.sha1("return 1"));
 
 	private final RScript script;
@@ -110,17 +118,21 @@ class LockScripts {
 	/** A script's text and the SHA-1 the server knows it by. */
 	record Script(String text, String sha) {
 
-		static Script load(String resource) {
-			try (InputStream in = LockScripts.class.getResourceAsStream(resource)) {
-				if (in == null) {
-					throw new IllegalStateException("Missing Lua script " + resource);
+		/** The script made of these resources, in order: functions first, then the body that calls them. */
+		static Script load(String... resources) {
+			StringBuilder text = new StringBuilder();
+			for (String resource : resources) {
+				try (InputStream in = LockScripts.class.getResourceAsStream(resource)) {
+					if (in == null) {
+						throw new IllegalStateException("Missing Lua script " + resource);
+					}
+					text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
 				}
-				String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-				return new Script(text, sha1(text));
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
 			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
+			return new Script(text.toString(), sha1(text.toString()));
 		}
 
 		static String sha1(String text) {

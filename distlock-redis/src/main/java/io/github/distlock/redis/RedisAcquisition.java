@@ -37,6 +37,9 @@ final class RedisAcquisition {
 
 	private final String holderPrefix;
 
+	/** Where a shared lock (a side of a read/write lock, or a permit) lives; null for an exclusive lock. */
+	private final SharedLock shared;
+
 	private final long leaseMillis;
 
 	private final long startNanos;
@@ -59,18 +62,26 @@ final class RedisAcquisition {
 
 	private long clockServerMicros;
 
+	/**
+	 * @param redisKey the exclusive lock's key, or a shared lock's {@link SharedLock#writerKey()}: what local waiters
+	 * line up for and announcements name
+	 * @param shared where a shared lock lives, or null for an exclusive lock
+	 */
 	RedisAcquisition(RedisLockEngine engine, LockRequest request, String redisKey, String queueKey,
-			String holderPrefix) {
+			String holderPrefix, SharedLock shared) {
 		this.engine = engine;
 		this.request = request;
 		this.redisKey = redisKey;
 		this.queueKey = queueKey;
 		this.holderPrefix = holderPrefix;
+		this.shared = shared;
 		this.leaseMillis = request.initialLease().toMillis();
 		this.startNanos = System.nanoTime();
 		this.deadlineNanos = this.startNanos + request.waitTime().toNanos();
 		long waitMillis = request.waitTime().toMillis();
-		this.queueMember = (waitMillis > 0) ? holderPrefix + this.leaseMillis + "|" + waitMillis : "";
+		this.queueMember = (waitMillis <= 0) ? "" : (shared != null)
+				? shared.queueMember(holderPrefix, this.leaseMillis, waitMillis)
+				: holderPrefix + this.leaseMillis + "|" + waitMillis;
 		this.clockSentAtNanos = this.startNanos;
 	}
 
@@ -115,7 +126,7 @@ final class RedisAcquisition {
 	}
 
 	private RedisLockHandle attemptOnce() {
-		if (this.engine.heldHere(this.redisKey)) {
+		if (this.shared == null && this.engine.heldHere(this.redisKey)) {
 			// Held in this very engine, within its lease: the answer is known without a round trip.
 			throw timedOut(null);
 		}
@@ -129,7 +140,7 @@ final class RedisAcquisition {
 		}
 		catch (RedisException ex) {
 			throwIfRefused(ex);
-			this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			releaseQuietly();
 			throw timedOut(ex);
 		}
 	}
@@ -199,6 +210,12 @@ final class RedisAcquisition {
 	private List<Long> attempt() {
 		long queueTtl = TimeUnit.NANOSECONDS.toMillis(Math.max(0, this.deadlineNanos - System.nanoTime()))
 				+ QUEUE_TTL_MARGIN_MILLIS;
+		if (this.shared != null) {
+			return this.engine.scripts()
+				.run(LockScripts.SHARED_ACQUIRE, ReturnType.LIST, this.shared.keys(), this.holderPrefix,
+						this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0", this.shared.mode(),
+						this.shared.permits(), this.engine.releaseChannel());
+		}
 		return this.engine.scripts()
 			.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(this.redisKey, this.queueKey), this.holderPrefix,
 					this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
@@ -209,10 +226,17 @@ final class RedisAcquisition {
 		if (unreachable != null) {
 			// Another blocking call could double the wait past its bound: leave the queue, and pass on a lock the
 			// last attempt may have taken unheard, without waiting for the answers.
-			this.engine.scripts()
-				.runAsync(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey),
-						this.holderPrefix, this.queueMember);
-			this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+			if (this.shared != null) {
+				this.engine.scripts()
+					.runAsync(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
+							this.queueMember, this.shared.mode(), this.engine.releaseChannel());
+			}
+			else {
+				this.engine.scripts()
+					.runAsync(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey),
+							this.holderPrefix, this.queueMember);
+			}
+			releaseQuietly();
 			throw timedOut(unreachable);
 		}
 		if (this.queued) {
@@ -224,7 +248,7 @@ final class RedisAcquisition {
 			}
 			catch (RedisException ex) {
 				// A hand-over may have raced with the withdrawal unheard: pass it on.
-				this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+				releaseQuietly();
 				throw timedOut(ex);
 			}
 		}
@@ -238,7 +262,7 @@ final class RedisAcquisition {
 		}
 		try {
 			if (withdraw() != 0) {
-				this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix);
+				releaseQuietly();
 			}
 		}
 		catch (RedisException ex) {
@@ -247,14 +271,24 @@ final class RedisAcquisition {
 	}
 
 	private Long withdraw() {
+		if (this.shared != null) {
+			return this.engine.scripts()
+				.run(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
+						this.queueMember, this.shared.mode(), this.engine.releaseChannel());
+		}
 		return this.engine.scripts()
 			.run(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey), this.holderPrefix,
 					this.queueMember);
 	}
 
+	/** Releases, without waiting for the answer, a lock this caller may have been given without hearing of it. */
+	private void releaseQuietly() {
+		this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix, this.shared);
+	}
+
 	private RedisLockHandle acquired(List<Long> reply, long sentAt) {
 		return (reply.get(0) == 1L) ? this.engine.newHandle(this.request, this.redisKey, this.queueKey,
-				this.holderPrefix, reply.get(1), sentAt) : handedOver(reply.get(1));
+				this.holderPrefix, reply.get(1), sentAt, this.shared) : handedOver(reply.get(1));
 	}
 
 	/**
@@ -268,7 +302,8 @@ final class RedisAcquisition {
 		long mapped = this.clockSentAtNanos + (token - this.clockServerMicros) * 1000;
 		long grantedAt = (this.clockServerMicros == 0) ? this.startNanos
 				: Math.max(this.clockSentAtNanos, Math.min(mapped, now));
-		return this.engine.newHandle(this.request, this.redisKey, this.queueKey, this.holderPrefix, token, grantedAt);
+		return this.engine.newHandle(this.request, this.redisKey, this.queueKey, this.holderPrefix, token, grantedAt,
+				this.shared);
 	}
 
 	private LockAcquisitionException timedOut(RedisException unreachable) {

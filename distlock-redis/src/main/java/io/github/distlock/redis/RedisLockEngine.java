@@ -40,9 +40,13 @@ import io.github.distlock.engine.support.LeaseWatchdog;
  * and pub/sub.
  * <p>
  * A lock is one string key ({@link RedisLockKeys}: {@code <prefix>:{<name>:<key>}}, escaped), holding
- * {@code <holder id>|<fencing token>} with the lease as its TTL. Acquisition and release are one script call each; a release hands the lock straight to the first
- * waiter of the lock's queue ({@link RedisAcquisition}) and announces it to that waiter's engine alone
- * ({@link ReleaseSignals}); one watchdog renews every held lock in batches.
+ * {@code <holder id>|<fencing token>} with the lease as its TTL. Acquisition and release are one script call each;
+ * a release hands the lock straight to the first waiter of the lock's queue ({@link RedisAcquisition}) and announces
+ * it to that waiter's engine alone ({@link ReleaseSignals}); one watchdog renews every held lock in batches.
+ * <p>
+ * Read/write locks and permits ({@link SharedLock}) keep their readers or permit holders in a sorted set scored with
+ * each holder's expiry, their writer in a string, and serve one first-come-first-served queue of readers, writers or
+ * permit holders through the same direct hand-over.
  */
 public final class RedisLockEngine
 		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
@@ -128,11 +132,18 @@ public final class RedisLockEngine
 
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
-		String redisKey = this.keys.lockKey(request.name(), request.key());
-		String queueKey = RedisLockKeys.queueKey(redisKey);
+		String lockKey = this.keys.lockKey(request.name(), request.key());
 		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
-		RedisLockHandle handle = new RedisAcquisition(this, request, redisKey, queueKey, holderPrefix).run();
-		this.heldHere.put(redisKey, handle);
+		if (!request.isExclusive()) {
+			SharedLock shared = SharedLock.of(lockKey, request);
+			RedisLockHandle handle = new RedisAcquisition(this, request, shared.writerKey(), shared.queueKey(),
+					holderPrefix, shared).run();
+			this.watchdog.watch(handle);
+			return handle;
+		}
+		RedisLockHandle handle = new RedisAcquisition(this, request, lockKey, RedisLockKeys.queueKey(lockKey),
+				holderPrefix, null).run();
+		this.heldHere.put(lockKey, handle);
 		this.watchdog.watch(handle);
 		return handle;
 	}
@@ -168,6 +179,11 @@ public final class RedisLockEngine
 		return this.scripts;
 	}
 
+	/** The channel of plain releases; hand-overs to an engine go to {@code <channel>:<engine id>}. */
+	String releaseChannel() {
+		return this.releaseChannel;
+	}
+
 	Turnstiles turnstiles() {
 		return this.turnstiles;
 	}
@@ -190,12 +206,13 @@ public final class RedisLockEngine
 	 * @param acquiredAt local time no later than the moment the store granted the lock, from which its lease runs
 	 */
 	RedisLockHandle newHandle(LockRequest request, String redisKey, String queueKey, String holderPrefix, long token,
-			long acquiredAt) {
+			long acquiredAt, SharedLock shared) {
 		long maxDeadline = (request.maxLease() != null) ? acquiredAt + request.maxLease().toNanos() : Long.MAX_VALUE;
 		// The lease Redis was given, in whole milliseconds (RedisAcquisition sends initialLease().toMillis()).
 		long grantedLease = TimeUnit.MILLISECONDS.toNanos(request.initialLease().toMillis());
 		return new RedisLockHandle(this, request.name(), request.key(), redisKey, queueKey, holderPrefix, token,
-				acquiredAt, grantedLease, request.lease().toNanos(), request.autoRenew(), maxDeadline);
+				acquiredAt, grantedLease, request.lease().toNanos(), request.autoRenew(), maxDeadline, request.mode(),
+				shared);
 	}
 
 	boolean release(RedisLockHandle handle) {
@@ -207,8 +224,11 @@ public final class RedisLockEngine
 		this.heldHere.remove(handle.redisKey, handle);
 		List<Object> reply;
 		try {
-			reply = this.scripts.run(LockScripts.RELEASE, ReturnType.LIST, List.of(handle.redisKey, handle.queueKey),
-					handle.holderPrefix, this.releaseChannel);
+			reply = (handle.shared != null)
+					? this.scripts.run(LockScripts.SHARED_RELEASE, ReturnType.LIST, handle.shared.keys(),
+							handle.holderPrefix, handle.token(), handle.shared.mode(), this.releaseChannel)
+					: this.scripts.run(LockScripts.RELEASE, ReturnType.LIST, List.of(handle.redisKey, handle.queueKey),
+							handle.holderPrefix, this.releaseChannel);
 		}
 		catch (RedisException ex) {
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
@@ -238,8 +258,11 @@ public final class RedisLockEngine
 		long sentAt = System.nanoTime();
 		Long owned;
 		try {
-			owned = this.scripts.run(LockScripts.CHECK, ReturnType.LONG, List.of(handle.redisKey),
-					handle.holderPrefix);
+			owned = handle.isSharedHolder()
+					? this.scripts.run(LockScripts.SHARED_CHECK, ReturnType.LONG, List.of(handle.grantKey()),
+							handle.member(), 0)
+					: this.scripts.run(LockScripts.CHECK, ReturnType.LONG, List.of(handle.redisKey),
+							handle.holderPrefix);
 		}
 		catch (RedisException ex) {
 			if (sentAt - handle.leaseDeadlineNanos() < 0) {
@@ -277,8 +300,11 @@ public final class RedisLockEngine
 		}
 		Long owned;
 		try {
-			owned = this.scripts.run(EXTEND, ReturnType.LONG, List.of(handle.redisKey), handle.holderPrefix,
-					ttlMillis);
+			owned = handle.isSharedHolder()
+					? this.scripts.run(LockScripts.SHARED_CHECK, ReturnType.LONG, List.of(handle.grantKey()),
+							handle.member(), ttlMillis)
+					: this.scripts.run(EXTEND, ReturnType.LONG, List.of(handle.redisKey), handle.holderPrefix,
+							ttlMillis);
 		}
 		catch (RedisException ex) {
 			return false;
@@ -291,20 +317,30 @@ public final class RedisLockEngine
 		return false;
 	}
 
-	/** Releases, without waiting for the answer, a lock this holder may have been given without hearing of it. */
-	void releaseQuietly(String redisKey, String queueKey, String holderPrefix) {
+	/**
+	 * Releases, without waiting for the answer, a lock this holder may have been given without hearing of it.
+	 * @param shared where a shared lock lives, or null for an exclusive lock
+	 */
+	void releaseQuietly(String redisKey, String queueKey, String holderPrefix, SharedLock shared) {
+		if (shared != null) {
+			this.scripts.runAsync(LockScripts.SHARED_RELEASE, ReturnType.LIST, shared.keys(), holderPrefix, "",
+					shared.mode(), this.releaseChannel);
+			return;
+		}
 		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LIST, List.of(redisKey, queueKey), holderPrefix,
 				this.releaseChannel);
 	}
 
 	private CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlMillis) {
 		List<Object> keys = new ArrayList<>(handles.size());
-		Object[] args = new Object[handles.size() * 2];
+		Object[] args = new Object[handles.size() * 3];
 		for (int i = 0; i < handles.size(); i++) {
 			RedisLockHandle handle = handles.get(i);
-			keys.add(handle.redisKey);
-			args[2 * i] = handle.holderPrefix;
-			args[2 * i + 1] = ttlMillis.get(i);
+			boolean member = handle.isSharedHolder();
+			keys.add(handle.grantKey());
+			args[3 * i] = member ? "z" : "s";
+			args[3 * i + 1] = member ? handle.member() : handle.holderPrefix;
+			args[3 * i + 2] = ttlMillis.get(i);
 		}
 		CompletionStage<List<Long>> reply = this.scripts.runByShaAsync(LockScripts.RENEW, ReturnType.LIST, keys, args);
 		return reply.whenComplete((answers, ex) -> renewalRefusal(ex, handles.size()))

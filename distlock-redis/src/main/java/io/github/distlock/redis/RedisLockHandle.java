@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 
+import io.github.distlock.LockMode;
 import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
@@ -11,6 +12,7 @@ final class RedisLockHandle extends LeasedLockHandle {
 
 	private final RedisLockEngine engine;
 
+	/** The exclusive lock's key, or a shared lock's writer key, which names it to local waiters. */
 	final String redisKey;
 
 	/** The lock's waiter queue, which a release hands the lock on from. */
@@ -19,14 +21,46 @@ final class RedisLockHandle extends LeasedLockHandle {
 	/** "<holder id>|", the prefix of the stored value that proves ownership. */
 	final String holderPrefix;
 
+	/** Where a shared lock lives, or null for an exclusive lock. */
+	final SharedLock shared;
+
+	private final LockMode mode;
+
 	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
-			String holderPrefix, long token,
-			long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
+			String holderPrefix, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
+			boolean renewable, long maxDeadlineNanos, LockMode mode, SharedLock shared) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
 		this.engine = engine;
 		this.redisKey = redisKey;
 		this.queueKey = queueKey;
 		this.holderPrefix = holderPrefix;
+		this.mode = mode;
+		this.shared = shared;
+	}
+
+	@Override
+	public LockMode mode() {
+		return this.mode;
+	}
+
+	@Override
+	public int permits() {
+		return (this.shared != null) ? this.shared.permits() : 0;
+	}
+
+	/** Whether the grant is a member of a shared lock's holders (a reader or a permit) rather than a string key. */
+	boolean isSharedHolder() {
+		return this.shared != null && !this.shared.isWriter();
+	}
+
+	/** The key the grant lives in: the lock's string, or the shared lock's holders. */
+	String grantKey() {
+		return isSharedHolder() ? this.shared.holdersKey() : this.redisKey;
+	}
+
+	/** The holders' member "<holder id>|<token>" of a shared holder. */
+	String member() {
+		return this.holderPrefix + token();
 	}
 
 	@Override

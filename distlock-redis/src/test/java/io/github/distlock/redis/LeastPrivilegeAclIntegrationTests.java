@@ -18,6 +18,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
@@ -73,7 +74,7 @@ class LeastPrivilegeAclIntegrationTests {
 		try {
 			List<String> problems = lifecycle();
 			assertThat(problems).as("a lock's life without " + grant).isNotEmpty();
-			assertThat(String.join("\n", problems)).containsAnyOf("NOPERM", "can't run this command",
+			assertThat(String.join("\n", problems)).containsAnyOf("NOPERM", "can't run this command", "STORE_REFUSED",
 					"did not confirm the subscription", "still subscribed");
 		}
 		finally {
@@ -178,6 +179,7 @@ class LeastPrivilegeAclIntegrationTests {
 			if (!next.release()) {
 				problems.add("release failed");
 			}
+			sharedLife(first, second, problems);
 		}
 		catch (Exception ex) {
 			problems.add(describe(ex));
@@ -198,6 +200,70 @@ class LeastPrivilegeAclIntegrationTests {
 		return new ArrayList<>(problems);
 	}
 
+	/**
+	 * A read/write lock's and a permit's life through every shared script: two readers, a writer handed the lock
+	 * from the queue, a reader that gives up behind it (its withdrawal looks for a grant it may have missed),
+	 * renewal, a check, an extension, and a permit refused to a second holder.
+	 */
+	private static void sharedLife(RedisLockEngine first, RedisLockEngine second, List<String> problems)
+			throws Exception {
+		LockHandle reader = first.acquire(shared(LockMode.READ, 0, Duration.ZERO));
+		LockHandle otherReader = second.acquire(shared(LockMode.READ, 0, Duration.ZERO));
+		CompletableFuture<LockHandle> writer = CompletableFuture.supplyAsync(() -> {
+			try {
+				return second.acquire(shared(LockMode.WRITE, 0, Duration.ofSeconds(5)));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		awaitQueued(writer, "distlock:{acl:life}:rw:waiters");
+		long deadline = otherReader.leaseDeadlineNanos();
+		long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+		while (otherReader.leaseDeadlineNanos() == deadline && System.nanoTime() < giveUp) {
+			Thread.sleep(20);
+		}
+		if (otherReader.leaseDeadlineNanos() == deadline) {
+			problems.add("reader never renewed");
+		}
+		if (!otherReader.verify() || !otherReader.extend(Duration.ofSeconds(2))) {
+			problems.add("reader verification or extension failed");
+		}
+		if (!reader.release() || !otherReader.release()) {
+			problems.add("reader release failed");
+		}
+		LockHandle written = writer.get(5, TimeUnit.SECONDS);
+		try {
+			first.acquire(shared(LockMode.READ, 0, Duration.ofMillis(150)));
+			problems.add("a reader got in beside the writer");
+		}
+		catch (LockAcquisitionException expected) {
+			if (expected.isStoreUnavailable()) {
+				problems.add("store unavailable: " + describe(expected));
+			}
+		}
+		if (!written.release()) {
+			problems.add("writer release failed");
+		}
+		LockHandle permit = first.acquire(shared(LockMode.EXCLUSIVE, 1, Duration.ZERO));
+		try {
+			second.acquire(shared(LockMode.EXCLUSIVE, 1, Duration.ZERO));
+			problems.add("a second permit of one was granted");
+		}
+		catch (LockAcquisitionException expected) {
+			if (expected.isStoreUnavailable()) {
+				problems.add("store unavailable: " + describe(expected));
+			}
+		}
+		if (!permit.release()) {
+			problems.add("permit release failed");
+		}
+	}
+
+	private static LockRequest shared(LockMode mode, int permits, Duration waitTime) {
+		return new LockRequest("acl", "life", Duration.ofMillis(300), waitTime, true, null, mode, permits);
+	}
+
 	private static LockRequest request(Duration waitTime) {
 		// A short lease: the watchdog renews every 100 ms, so the life includes renewals.
 		return new LockRequest("acl", "life", Duration.ofMillis(300), waitTime, true, null);
@@ -208,11 +274,15 @@ class LeastPrivilegeAclIntegrationTests {
 	 * attempt left it, so it would let the release run before the waiter queued, and the hand-over go untested.
 	 */
 	private static void awaitQueued(CompletableFuture<?> waiter) throws InterruptedException {
+		awaitQueued(waiter, "distlock:{acl:life}:waiters");
+	}
+
+	private static void awaitQueued(CompletableFuture<?> waiter, String queue) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		try (RespClient admin = redis.client()) {
 			// A waiter refused before it could queue is done: its failure is the finding.
 			while (System.nanoTime() < deadline && !waiter.isDone()) {
-				if (((Long) admin.call("ZCARD", "distlock:{acl:life}:waiters")) > 0) {
+				if (((Long) admin.call("ZCARD", queue)) > 0) {
 					return;
 				}
 				Thread.sleep(5);

@@ -26,6 +26,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.DistributedLockConfig;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockDefinitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.test.RedisExtension;
 
@@ -260,6 +261,30 @@ class LockDefinitionValidationTests {
 
 		@DistributedLock(key = "#id", keys = { "#id", "#other" })
 		public void pay(String id, String other) {
+		}
+
+	}
+
+	public static class PermitsNotANumber {
+
+		@DistributedLock(key = "#id", permits = "three")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class NoPermits {
+
+		@DistributedLock(key = "#id", permits = "0")
+		public void pay(String id) {
+		}
+
+	}
+
+	public static class PermitsOnAReadLock {
+
+		@DistributedLock(key = "#id", permits = "2", mode = LockMode.READ)
+		public void pay(String id) {
 		}
 
 	}
@@ -503,6 +528,14 @@ class LockDefinitionValidationTests {
 	@Test
 	void bothKeyAndKeys() {
 		assertStartUpFails(KeyAndKeys.class, "KeyAndKeys#pay", "declare either key or keys, not both");
+	}
+
+	@Test
+	void permitsThatAreNoPositiveNumberOrGoWithAReadWriteMode() {
+		assertStartUpFails(PermitsNotANumber.class, "PermitsNotANumber#pay", "permits \"three\" is not a whole number");
+		assertStartUpFails(NoPermits.class, "NoPermits#pay", "permits \"0\" must be at least 1");
+		assertStartUpFails(PermitsOnAReadLock.class, "PermitsOnAReadLock#pay",
+				"permits and mode = READ do not go together");
 	}
 
 	@Test

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two application instances in two JVMs. A holder paused with SIGSTOP beyond its lease loses the lock to the other
  * instance; when it resumes, its write is rejected by the fencing token and its transaction rolled back. Tokens
- * taken from several threads in several processes grow in acquisition order.
+ * taken from several threads in several processes grow in acquisition order. The permit of a holder killed with
+ * SIGKILL comes back within one lease.
  */
 class MultiProcessLockIntegrationTests {
 
@@ -112,6 +113,29 @@ class MultiProcessLockIntegrationTests {
 			for (int i = 1; i < tokens.size(); i++) {
 				assertThat(tokens.get(i)).as("token %d of %d", i, tokens.size()).isGreaterThan(tokens.get(i - 1));
 			}
+		}
+	}
+
+	@Test
+	void aKilledProcessPermitComesBackWithinOneLease() throws Exception {
+		Duration lease = Duration.ofSeconds(2);
+		try (JavaProcess holder = JavaProcess.start(PermitHolderApplication.class, String.valueOf(redis.port()),
+				lease.toMillis() + "ms");
+				ConfigurableApplicationContext instance = new SpringApplicationBuilder(
+						PermitHolderApplication.Instance.class)
+					.web(WebApplicationType.NONE)
+					.properties("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+							"limit.lease=" + lease.toMillis() + "ms", "spring.main.banner-mode=off")
+					.run()) {
+			long holderToken = Long.parseLong(holder.awaitLine("ACQUIRED ", Duration.ofSeconds(60)).substring(9));
+			holder.signal("KILL");
+			long killedAt = System.nanoTime();
+			long token = instance.getBean(PermitHolderApplication.Limited.class).take();
+			Duration waited = Duration.ofNanos(System.nanoTime() - killedAt);
+			assertThat(token).isGreaterThan(holderToken);
+			// The holder renewed its permit for at most one lease before it died; a second is slack for the waiter.
+			assertThat(waited).as("the permit came back within one lease of the kill")
+				.isLessThan(lease.plusSeconds(1));
 		}
 	}
 

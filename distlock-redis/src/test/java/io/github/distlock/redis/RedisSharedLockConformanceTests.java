@@ -1,0 +1,71 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.test.RedisExtension;
+import io.github.distlock.test.RespClient;
+import io.github.distlock.testsupport.AbstractSharedLockConformanceTests;
+
+/**
+ * The read/write lock and permit conformance suite on a real redis-server.
+ */
+class RedisSharedLockConformanceTests extends AbstractSharedLockConformanceTests {
+
+	@RegisterExtension
+	static final RedisExtension redis = RedisExtension.anyServer();
+
+	private final Map<LockEngine, RedissonClient> clients = new IdentityHashMap<>();
+
+	@Override
+	protected LockEngine newEngine() {
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		// A long poll interval: a waiter that is not woken by its hand-over would visibly miss it.
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, this.lost::add, Duration.ofSeconds(30));
+		this.clients.put(engine, client);
+		return engine;
+	}
+
+	@Override
+	protected void crash(LockEngine engine) {
+		((RedisLockEngine) engine).close();
+		RedissonClient client = this.clients.remove(engine);
+		if (client != null) {
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	private static String base(String name, String key, boolean permits) {
+		return new RedisLockKeys("distlock").lockKey(name, key) + (permits ? ":permits" : ":rw");
+	}
+
+	@Override
+	protected void removeHolders(String name, String key, boolean permits) {
+		String base = base(name, key, permits);
+		try (RespClient client = redis.client()) {
+			client.call("DEL", base, base + (permits ? ":holders" : ":readers"));
+		}
+	}
+
+	@Override
+	protected void awaitQueued(String name, String key, boolean permits, int waiters) throws Exception {
+		String queue = RedisLockKeys.queueKey(base(name, key, permits));
+		try (RespClient client = redis.client()) {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (System.nanoTime() < deadline) {
+				if (Long.parseLong(String.valueOf(client.call("ZCARD", queue))) >= waiters) {
+					return;
+				}
+				Thread.sleep(5);
+			}
+		}
+		throw new AssertionError("Fewer than " + waiters + " waiters queued on " + queue);
+	}
+
+}
