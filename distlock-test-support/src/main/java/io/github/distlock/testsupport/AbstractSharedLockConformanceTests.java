@@ -153,6 +153,20 @@ public abstract class AbstractSharedLockConformanceTests {
 	}
 
 	@Test
+	void aKeyWithSeparatorsBracesSpacesAndLineBreaksIsHandedOverLikeAnyOther() throws Exception {
+		String key = "a b:{c}\r\n d%3A";
+		LockHandle writer = engine().acquire(write(key, Duration.ZERO));
+		Future<LockHandle> reader = inBackground(engine(), read(key, Duration.ofSeconds(20)));
+		awaitQueued(NAME, key, false, 1);
+		LockHandle lookAlike = engine().acquire(write(key.replace("%3A", ":"), Duration.ZERO));
+		assertThat(lookAlike.release()).as("a look-alike key is another lock").isTrue();
+		assertThat(writer.release()).isTrue();
+		LockHandle read = reader.get(10, TimeUnit.SECONDS);
+		assertThat(read.key()).isEqualTo(key);
+		assertThat(read.release()).isTrue();
+	}
+
+	@Test
 	void readersQueuedBehindAWriterAreAdmittedTogetherWithTheirOwnTokens() throws Exception {
 		LockHandle writer = engine().acquire(write("together", Duration.ZERO));
 		Future<LockHandle> first = inBackground(engine(), read("together", Duration.ofSeconds(20)));
