@@ -128,8 +128,8 @@ public @interface DistributedLock {
 	 * queue behind it. A writer may call a {@code READ} method of the same name and key (it enters its write lock); a
 	 * reader calling a {@code WRITE} method is refused with {@link LockUpgradeException}. The read/write lock of a
 	 * name and key is not the {@code EXCLUSIVE} lock of that name and key: use {@code WRITE}, not the default,
-	 * beside {@code READ}. Not every engine has read/write locks (the Redis engine has); a call on one without them
-	 * fails with {@link UnsupportedOperationException}.
+	 * beside {@code READ}. Not every engine has read/write locks (the Redis engine has); on one without them the
+	 * application fails start-up, naming the method.
 	 */
 	LockMode mode() default LockMode.EXCLUSIVE;
 
@@ -141,7 +141,8 @@ public @interface DistributedLock {
 	 * rejected at once ({@code REJECT}) with {@link LockAcquisitionException}. A positive whole number, or a
 	 * {@code ${...}} placeholder resolving to one; empty (the default) for a plain lock. Every caller of a name and
 	 * key should declare the same number: a caller admits itself while fewer than its own number hold permits. Only
-	 * with {@link LockMode#EXCLUSIVE} mode; a nested call for the same permits enters the caller's permit.
+	 * with {@link LockMode#EXCLUSIVE} mode; a nested call for the same permits enters the caller's permit. Not every
+	 * engine has permits (the Redis engine has); on one without them the application fails start-up.
 	 */
 	String permits() default "";
 

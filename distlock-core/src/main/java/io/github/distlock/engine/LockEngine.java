@@ -1,6 +1,7 @@
 package io.github.distlock.engine;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockMode;
 
 /**
  * The backend SPI: acquires locks in a shared store and hands out {@link LockHandle}s that release them. An engine
@@ -18,5 +19,13 @@ public interface LockEngine {
 	 * @throws InterruptedException if the calling thread was interrupted while waiting
 	 */
 	LockHandle acquire(LockRequest request) throws InterruptedException;
+
+	/**
+	 * Whether this engine has locks of this mode, or permits when {@code permits} is true. The default is an engine of
+	 * exclusive locks only, whose {@link #acquire} refuses the others with {@link UnsupportedOperationException}.
+	 */
+	default boolean supports(LockMode mode, boolean permits) {
+		return mode == LockMode.EXCLUSIVE && !permits;
+	}
 
 }

@@ -93,6 +93,11 @@ public class LockOperationSource {
 		return cached.orElse(null);
 	}
 
+	/** Every lock declaration parsed so far: at the end of start-up, those of every bean created. */
+	public List<LockOperation> parsedOperations() {
+		return this.cache.values().stream().flatMap(Optional::stream).toList();
+	}
+
 	private LockOperation parse(Method method, Class<?> targetClass) {
 		if (isSuspendBody(method)) {
 			return null;

@@ -234,7 +234,7 @@ public final class JdbcLockEngine
 
 	@Override
 	public LockHandle acquire(LockRequest request) throws InterruptedException {
-		if (!request.isExclusive()) {
+		if (!supports(request.mode(), request.permits() > 0)) {
 			throw new UnsupportedOperationException("The JDBC lock engine has exclusive locks only, not "
 					+ ((request.permits() > 0) ? "permits" : "mode = " + request.mode()) + " (lock '" + request.name()
 					+ "'); use the Redis engine for read/write locks and permits");

@@ -23,6 +23,7 @@ import org.redisson.client.RedisException;
 import org.redisson.client.RedisTimeoutException;
 
 import io.github.distlock.LockLostListener;
+import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.CheckableLockEngine;
@@ -146,6 +147,12 @@ public final class RedisLockEngine
 		this.heldHere.put(lockKey, handle);
 		this.watchdog.watch(handle);
 		return handle;
+	}
+
+	/** Read/write locks and permits, as well as exclusive locks. */
+	@Override
+	public boolean supports(LockMode mode, boolean permits) {
+		return true;
 	}
 
 	/** Whether this engine holds the lock, as far as it knows without asking Redis. */

@@ -148,6 +148,14 @@ public final class DistLockAutoConfiguration {
 				resourceLoader.getClassLoader());
 	}
 
+	/** Fails start-up when a declared read/write lock or permit needs what the configured engine lacks. */
+	@Bean
+	@ConditionalOnMissingBean
+	static LockModeRequirement lockModeRequirement(ObjectProvider<LockEngine> engines,
+			ObjectProvider<LockOperationSource> operations) {
+		return new LockModeRequirement(engines, operations);
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	static LockDefinitionValidator lockDefinitionValidator(ObjectProvider<LockOperationSource> operations) {

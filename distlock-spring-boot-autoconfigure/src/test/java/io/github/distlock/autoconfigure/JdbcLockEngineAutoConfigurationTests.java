@@ -28,6 +28,8 @@ import org.springframework.transaction.annotation.Transactional;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockContext;
+import io.github.distlock.LockDefinitionException;
+import io.github.distlock.LockMode;
 import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
@@ -124,6 +126,41 @@ class JdbcLockEngineAutoConfigurationTests {
 					Long.class))
 				.as("and was released after it").isEqualTo(1L);
 		});
+	}
+
+	@Test
+	void aReadWriteLockOrPermitsOnTheDatabaseEngineFailStartUpNamingTheMethod() {
+		this.jdbcOnly.withPropertyValues("distlock.jdbc.initialize-schema=true")
+			.withBean(Catalog.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(LockDefinitionException.class)
+				.hasMessageContaining("Catalog#read")
+				.hasMessageContaining("mode = READ needs an engine with read/write locks")
+				.hasMessageContaining("JdbcLockEngine"));
+		this.jdbcOnly.withPropertyValues("distlock.jdbc.initialize-schema=true")
+			.withBean(Exports.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(LockDefinitionException.class)
+				.hasMessageContaining("Exports#export")
+				.hasMessageContaining("permits = \"2\" needs an engine with permits"));
+	}
+
+	public static class Catalog {
+
+		@DistributedLock(name = "catalog", key = "#id", mode = LockMode.READ)
+		public void read(String id) {
+		}
+
+	}
+
+	public static class Exports {
+
+		@DistributedLock(name = "exports", key = "'all'", permits = "2")
+		public void export() {
+		}
+
 	}
 
 	@Test
