@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -186,6 +187,59 @@ class RedisHandOverIntegrationTests {
 		assertThat(queued()).isZero();
 		assertThat(held.release()).isTrue();
 		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	/**
+	 * Interrupted while its first attempt is on its way: Redis, paused for writes, runs the script only after the
+	 * interrupt, so the waiter never hears that it queued. Its withdrawal must still take it out of the queue, or the
+	 * holder's release would hand the lock to a caller that has gone.
+	 */
+	@Test
+	void aWaiterInterruptedWhileItsAttemptIsUnansweredLeavesTheQueueAndIsHandedNothing() throws Exception {
+		LockHandle held = engine().acquire(request(Duration.ZERO));
+		RedisLockEngine waiting = engine();
+		CountDownLatch gaveUp = new CountDownLatch(1);
+		Thread waiter;
+		try (RespClient admin = redis.client()) {
+			admin.call("CLIENT", "PAUSE", "10000", "WRITE");
+			try {
+				waiter = new Thread(() -> {
+					try {
+						waiting.acquire(request(Duration.ofSeconds(30))).release();
+					}
+					catch (Exception ex) {
+						// Interrupted, as the test means it to be.
+					}
+					finally {
+						gaveUp.countDown();
+					}
+				});
+				waiter.start();
+				awaitPausedClient(admin);
+				waiter.interrupt();
+			}
+			finally {
+				admin.call("CLIENT", "UNPAUSE");
+			}
+		}
+		assertThat(gaveUp.await(10, TimeUnit.SECONDS)).as("the interrupted waiter returned").isTrue();
+		awaitQueued(0);
+		assertThat(held.release()).isTrue();
+		try (RespClient client = redis.client()) {
+			assertThat(client.get(LOCK)).as("the lock was handed to nobody").isNull();
+		}
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	/** Waits until a client's script is held back by CLIENT PAUSE (blocked, "flags=b", on EVALSHA). */
+	private static void awaitPausedClient(RespClient admin) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (String.valueOf(admin.call("CLIENT", "LIST"))
+			.lines()
+			.noneMatch((client) -> client.contains(" flags=b ") && client.contains(" cmd=evalsha "))) {
+			assertThat(System.nanoTime()).as("a client's script held back by the pause").isLessThan(deadline);
+			Thread.sleep(5);
+		}
 	}
 
 	@Test
