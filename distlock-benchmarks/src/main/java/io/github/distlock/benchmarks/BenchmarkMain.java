@@ -13,6 +13,7 @@ import io.github.distlock.benchmarks.processes.ContendedWorker;
 import io.github.distlock.benchmarks.report.Report;
 import io.github.distlock.benchmarks.report.Results;
 import io.github.distlock.benchmarks.scenarios.Scenario;
+import io.github.distlock.benchmarks.shared.SharedLockBenchmark;
 
 /**
  * Runs the benchmarks and prints the tables.
@@ -21,6 +22,7 @@ import io.github.distlock.benchmarks.scenarios.Scenario;
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar [--smoke] [--out FILE] [--scenarios a,b]
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --jdbc [--smoke] [--out FILE]   (the database engines)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --keyset [--smoke] [--out FILE] (two keys at once)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --shared [--smoke] [--out FILE] (read/write, permits)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -41,6 +43,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("--keyset")) {
 			KeySetBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("--shared")) {
+			SharedLockBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals(WORKER)) {
