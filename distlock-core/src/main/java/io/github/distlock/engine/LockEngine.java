@@ -1,5 +1,7 @@
 package io.github.distlock.engine;
 
+import java.util.List;
+
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockMode;
 
@@ -19,6 +21,16 @@ public interface LockEngine {
 	 * @throws InterruptedException if the calling thread was interrupted while waiting
 	 */
 	LockHandle acquire(LockRequest request) throws InterruptedException;
+
+	/**
+	 * Takes every one of these locks in one step, all or none, without waiting: for an engine that can take several
+	 * locks in one round trip. A caller that gets null takes them one by one instead, which every engine can do.
+	 * @return the handles, in the order of the requests; null when not every lock was free (nothing is then held), or
+	 * when the engine takes locks one at a time (the default)
+	 */
+	default List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
+		return null;
+	}
 
 	/**
 	 * Whether this engine has locks of this mode, or permits when {@code permits} is true. The default is an engine of

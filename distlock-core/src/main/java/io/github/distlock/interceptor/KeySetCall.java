@@ -1,8 +1,10 @@
 package io.github.distlock.interceptor;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
 
 /**
@@ -12,9 +14,10 @@ import io.github.distlock.engine.LockRequest;
  * cannot be had unwinds the ones already held, releasing them, before the exception reaches the caller; a key lost
  * while the call runs fails the call as a single lost lock does.
  * <p>
- * One acquisition per key, in order: the engines' single-key operations, so every engine can do it. For a method
- * that returns a stage, every key is held until the stage completes and the stage the caller gets completes once all
- * are released.
+ * When every key is free, an engine that can takes them all in one step ({@link LockEngine#tryAcquireAll}), and each
+ * key's call enters its lock from there; otherwise one acquisition per key, in order, which every engine can do. For
+ * a method that returns a stage, every key is held until the stage completes and the stage the caller gets completes
+ * once all are released.
  */
 final class KeySetCall {
 
@@ -36,7 +39,33 @@ final class KeySetCall {
 	/** Runs the call under every key's lock; what the call returned. */
 	static Object run(LockExecution execution, LockOperation operation, List<String> keys,
 			LockAspectSupport.Invocation invocation) throws Throwable {
-		return new KeySetCall(execution, operation, keys).from(0, invocation);
+		KeySetCall call = new KeySetCall(execution, operation, keys);
+		PreparedHandles together = call.acquireTogether();
+		if (together == null) {
+			return call.from(0, invocation);
+		}
+		try {
+			return call.from(0, invocation);
+		}
+		finally {
+			execution.releaseUnused(together);
+		}
+	}
+
+	/**
+	 * Takes every key at once where the engine can (one round trip when all are free), unless this thread holds one
+	 * of them already: that one is entered, not taken.
+	 */
+	private PreparedHandles acquireTogether() {
+		List<LockRequest> requests = new ArrayList<>(this.keys.size());
+		for (String key : this.keys) {
+			LockRequest request = this.operation.request(key, Duration.ZERO);
+			if (this.execution.isHeldByCurrentThread(request)) {
+				return null;
+			}
+			requests.add(request);
+		}
+		return this.execution.acquireTogether(requests);
 	}
 
 	private Object from(int index, LockAspectSupport.Invocation invocation) throws Throwable {

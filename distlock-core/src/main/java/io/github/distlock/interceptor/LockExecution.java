@@ -14,8 +14,8 @@ import org.springframework.util.ClassUtils;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockMode;
-import io.github.distlock.LockUpgradeException;
 import io.github.distlock.LockStoreException;
+import io.github.distlock.LockUpgradeException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -248,10 +248,38 @@ public final class LockExecution {
 		}
 	}
 
+	/**
+	 * Takes every lock of a key set's call in one step where the engine can, all or none, without waiting; the
+	 * call's acquisitions on this thread then take them up one by one ({@link PreparedHandles}).
+	 * @return what to close once the call has entered its locks (or failed), or null when the locks were not taken
+	 * together: the call then takes them one by one
+	 */
+	PreparedHandles acquireTogether(List<LockRequest> requests) {
+		LockEngine engine = this.engine.get();
+		List<LockHandle> handles = engine.tryAcquireAll(requests);
+		return (handles != null) ? PreparedHandles.offer(this, handles) : null;
+	}
+
+	/** Releases locks taken together that the call did not enter. */
+	void releaseUnused(PreparedHandles prepared) {
+		for (LockHandle handle : prepared.close()) {
+			try {
+				handle.release();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("The release of " + handle + " was not confirmed (" + ex.getClass().getSimpleName()
+						+ "); the lock stays until its lease runs out");
+			}
+		}
+	}
+
 	private LockHandle acquire(LockRequest request) {
 		Observation observation = this.observations.startAcquire(request.name());
 		try {
-			LockHandle handle = this.engine.get().acquire(request);
+			LockHandle handle = PreparedHandles.take(this, request);
+			if (handle == null) {
+				handle = this.engine.get().acquire(request);
+			}
 			LockObservations.acquired(observation);
 			return handle;
 		}

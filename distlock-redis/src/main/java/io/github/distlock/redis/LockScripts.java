@@ -32,6 +32,8 @@ class LockScripts {
 
 	static final Script ACQUIRE = Script.load("acquire.lua");
 
+	static final Script ACQUIRE_ALL = Script.load("acquire_all.lua");
+
 	static final Script RELEASE = Script.load("release.lua");
 
 	static final Script RENEW = Script.load("renew.lua");

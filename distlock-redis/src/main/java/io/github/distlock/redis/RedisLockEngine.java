@@ -149,6 +149,65 @@ public final class RedisLockEngine
 		return handle;
 	}
 
+	/**
+	 * Takes several exclusive locks in one script call when every one is free. The keys may lie in different hash
+	 * slots, which one script may touch on a single Redis or behind Sentinel; Redis Cluster would need them grouped
+	 * by slot.
+	 * @return the handles, or null when a lock is held (here or elsewhere), a request is not for an exclusive lock, or
+	 * Redis did not answer: the caller then takes the locks one by one, waiting as each request allows
+	 */
+	@Override
+	public List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
+		if (requests.size() < 2 || !requests.stream().allMatch(LockRequest::isExclusive)) {
+			return null;
+		}
+		List<Object> keys = new ArrayList<>(requests.size());
+		List<String> holders = new ArrayList<>(requests.size());
+		Object[] args = new Object[requests.size() * 2];
+		for (int i = 0; i < requests.size(); i++) {
+			LockRequest request = requests.get(i);
+			String lockKey = this.keys.lockKey(request.name(), request.key());
+			if (heldHere(lockKey)) {
+				return null;
+			}
+			String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
+			keys.add(lockKey);
+			holders.add(holderPrefix);
+			args[2 * i] = holderPrefix;
+			args[2 * i + 1] = request.initialLease().toMillis();
+		}
+		long sentAt = System.nanoTime();
+		List<Long> reply;
+		try {
+			reply = this.scripts.run(LockScripts.ACQUIRE_ALL, ReturnType.LIST, keys, args);
+		}
+		catch (RedisException ex) {
+			RuntimeException refused = refused(ex, "acquire", requests.get(0).name(), requests.get(0).key());
+			if (refused != null) {
+				throw refused;
+			}
+			// The script may have run unheard: let go of whatever it took, then go key by key.
+			for (int i = 0; i < keys.size(); i++) {
+				String lockKey = (String) keys.get(i);
+				releaseQuietly(lockKey, RedisLockKeys.queueKey(lockKey), holders.get(i), null);
+			}
+			return null;
+		}
+		if (reply.get(0) != 1L) {
+			return null;
+		}
+		List<LockHandle> handles = new ArrayList<>(requests.size());
+		for (int i = 0; i < requests.size(); i++) {
+			String lockKey = (String) keys.get(i);
+			RedisLockHandle handle = newHandle(requests.get(i), lockKey, RedisLockKeys.queueKey(lockKey),
+					holders.get(i), reply.get(1), sentAt, null);
+			this.heldHere.put(lockKey, handle);
+			this.watchdog.watch(handle);
+			handles.add(handle);
+		}
+		return handles;
+	}
+
 	/** Read/write locks and permits, as well as exclusive locks. */
 	@Override
 	public boolean supports(LockMode mode, boolean permits) {

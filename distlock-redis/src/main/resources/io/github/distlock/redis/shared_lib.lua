@@ -48,14 +48,15 @@ end
 
 -- Whether a holder of this mode may hold the lock now, beside those holding it.
 local function admits(mode, limit)
+  if mode == 'p' then
+    -- Permits have no writer.
+    return redis.call('ZCARD', KEYS[2]) < limit
+  end
   if redis.call('EXISTS', KEYS[1]) == 1 then
     return false
   end
   if mode == 'w' then
     return redis.call('ZCARD', KEYS[2]) == 0
-  end
-  if mode == 'p' then
-    return redis.call('ZCARD', KEYS[2]) < limit
   end
   return true
 end

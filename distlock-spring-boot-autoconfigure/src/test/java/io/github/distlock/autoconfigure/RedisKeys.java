@@ -1,6 +1,8 @@
 package io.github.distlock.autoconfigure;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
@@ -11,9 +13,23 @@ final class RedisKeys {
 	private RedisKeys() {
 	}
 
+	/** Every key of a lock: exclusive, read/write or permits, with their queues. */
 	static List<String> locks(RedisExtension redis) {
 		try (RespClient client = redis.client()) {
-			return client.keys("distlock:{*}").stream().sorted().toList();
+			return client.keys("distlock:{*").stream().sorted().toList();
+		}
+	}
+
+	/** Script calls Redis has counted so far. */
+	static long scriptCalls(RedisExtension redis) {
+		try (RespClient client = redis.client()) {
+			String stats = (String) client.call("INFO", "commandstats");
+			long calls = 0;
+			Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+			while (matcher.find()) {
+				calls += Long.parseLong(matcher.group(2));
+			}
+			return calls;
 		}
 	}
 
