@@ -34,7 +34,7 @@ class LockScripts {
 
 	static final Script ACQUIRE_ALL = Script.load("acquire_all.lua");
 
-	static final Script RELEASE = Script.load("release.lua");
+	static final Script RELEASE = Script.load("announce.lua", "release.lua");
 
 	static final Script RENEW = Script.load("renew.lua");
 
@@ -44,11 +44,11 @@ class LockScripts {
 
 	static final Script WITHDRAW = Script.load("withdraw.lua");
 
-	static final Script SHARED_ACQUIRE = Script.load("shared_lib.lua", "shared_acquire.lua");
+	static final Script SHARED_ACQUIRE = Script.load("announce.lua", "shared_lib.lua", "shared_acquire.lua");
 
-	static final Script SHARED_RELEASE = Script.load("shared_lib.lua", "shared_release.lua");
+	static final Script SHARED_RELEASE = Script.load("announce.lua", "shared_lib.lua", "shared_release.lua");
 
-	static final Script SHARED_WITHDRAW = Script.load("shared_lib.lua", "shared_withdraw.lua");
+	static final Script SHARED_WITHDRAW = Script.load("announce.lua", "shared_lib.lua", "shared_withdraw.lua");
 
 	static final Script SHARED_CHECK = Script.load("shared_check.lua");
 

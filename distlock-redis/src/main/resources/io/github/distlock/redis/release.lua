@@ -13,14 +13,7 @@
 -- "<engine id>:"), so that other instances spend nothing on it; a release that finds the queue empty of live waiters
 -- publishes "0 - <lock key>" to all, so that anyone still waiting tries again.
 
--- Announces without failing the script: the release must stand, and its caller must hear that it does.
-local function announce(channel, message)
-  local sent = redis.pcall('PUBLISH', channel, message)
-  if type(sent) == 'table' and sent.err then
-    return {3, sent.err}
-  end
-  return {1}
-end
+-- announce(channel, message) comes from announce.lua, loaded before this script.
 
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, #ARGV[1]) ~= ARGV[1] then

@@ -17,14 +17,7 @@ local function clock()
   return tonumber(now[1]) * 1000000 + tonumber(now[2])
 end
 
--- Announces without failing the script: a grant must stand, and its caller must hear that it does.
-local function announce(channel, message)
-  local sent = redis.pcall('PUBLISH', channel, message)
-  if type(sent) == 'table' and sent.err then
-    return {3, sent.err}
-  end
-  return {1}
-end
+-- announce(channel, message) comes from announce.lua, loaded before these functions.
 
 -- Drops the holders whose lease ran out.
 local function purge(nowMillis)

@@ -11,8 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,13 +150,7 @@ class RedisHandOverIntegrationTests {
 	/** Calls Redis has counted of the commands the pattern matches, scripts' own calls included. */
 	private static long calls(String commands) {
 		try (RespClient client = redis.client()) {
-			String stats = (String) client.call("INFO", "commandstats");
-			long calls = 0;
-			Matcher matcher = Pattern.compile("cmdstat_(" + commands + "):calls=(\\d+)").matcher(stats);
-			while (matcher.find()) {
-				calls += Long.parseLong(matcher.group(2));
-			}
-			return calls;
+			return client.commandCalls(commands);
 		}
 	}
 

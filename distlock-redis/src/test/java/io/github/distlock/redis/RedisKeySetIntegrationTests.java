@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,13 +123,7 @@ class RedisKeySetIntegrationTests {
 
 	private static long scriptCalls() {
 		try (RespClient client = redis.client()) {
-			String stats = (String) client.call("INFO", "commandstats");
-			long calls = 0;
-			Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
-			while (matcher.find()) {
-				calls += Long.parseLong(matcher.group(2));
-			}
-			return calls;
+			return client.commandCalls("evalsha|eval");
 		}
 	}
 

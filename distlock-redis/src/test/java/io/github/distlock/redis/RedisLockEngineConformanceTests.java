@@ -1,12 +1,8 @@
 package io.github.distlock.redis;
 
-import java.time.Duration;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.api.RedissonClient;
 
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
 import io.github.distlock.engine.LockEngine;
@@ -21,24 +17,16 @@ class RedisLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 	@RegisterExtension
 	static final RedisExtension redis = RedisExtension.anyServer();
 
-	private final Map<LockEngine, RedissonClient> clients = new IdentityHashMap<>();
+	private final ConformanceEngines engines = new ConformanceEngines();
 
 	@Override
 	protected LockEngine newEngine() {
-		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
-		// A long poll interval: a waiter that is not woken by pub/sub would visibly miss its hand-over.
-		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, this.lost::add, Duration.ofSeconds(30));
-		this.clients.put(engine, client);
-		return engine;
+		return this.engines.create(redis, this.lost::add);
 	}
 
 	@Override
 	protected void crash(LockEngine engine) {
-		((RedisLockEngine) engine).close();
-		RedissonClient client = this.clients.remove(engine);
-		if (client != null) {
-			client.shutdown(0, 2, TimeUnit.SECONDS);
-		}
+		this.engines.crash(engine);
 	}
 
 	@Override

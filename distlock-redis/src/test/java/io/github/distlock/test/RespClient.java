@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A minimal Redis client for tests: it speaks RESP over a socket and shares no code with distlock or Redisson, so
@@ -82,6 +84,17 @@ public final class RespClient implements AutoCloseable {
 
 	public String get(String key) {
 		return (String) call("GET", key);
+	}
+
+	/** Calls Redis has counted so far of the commands the pattern matches (as "evalsha|eval"), scripts' own included. */
+	public long commandCalls(String commands) {
+		String stats = (String) call("INFO", "commandstats");
+		long calls = 0;
+		Matcher matcher = Pattern.compile("cmdstat_(" + commands + "):calls=(\\d+)").matcher(stats);
+		while (matcher.find()) {
+			calls += Long.parseLong(matcher.group(2));
+		}
+		return calls;
 	}
 
 	private Object read() throws IOException {

@@ -1,8 +1,6 @@
 package io.github.distlock.autoconfigure;
 
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
@@ -23,13 +21,7 @@ final class RedisKeys {
 	/** Script calls Redis has counted so far. */
 	static long scriptCalls(RedisExtension redis) {
 		try (RespClient client = redis.client()) {
-			String stats = (String) client.call("INFO", "commandstats");
-			long calls = 0;
-			Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
-			while (matcher.find()) {
-				calls += Long.parseLong(matcher.group(2));
-			}
-			return calls;
+			return client.commandCalls("evalsha|eval");
 		}
 	}
 
