@@ -410,6 +410,33 @@ public abstract class AbstractLockEngineConformanceTests {
 	}
 
 	@Test
+	void locksTakenTogetherAreAllOrNone() throws Exception {
+		LockEngine engine = engine();
+		LockEngine other = engine();
+		List<LockRequest> requests = List.of(request("set-a", Duration.ZERO), request("set-b", Duration.ZERO),
+				request("set-c", Duration.ZERO));
+		LockHandle held = other.acquire(request("set-b", Duration.ZERO));
+		assertThat(engine.tryAcquireAll(requests)).as("one of them is held elsewhere").isNull();
+		assertThat(lockExists("conformance", "set-a")).isFalse();
+		assertThat(lockExists("conformance", "set-c")).isFalse();
+		assertThat(held.release()).isTrue();
+
+		List<LockHandle> all = engine.tryAcquireAll(requests);
+		if (all == null) {
+			// The engine takes locks one at a time: callers do so instead, and nothing was taken.
+			assertThat(lockExists("conformance", "set-a")).isFalse();
+			return;
+		}
+		assertThat(all).extracting(LockHandle::key).containsExactly("set-a", "set-b", "set-c");
+		for (LockHandle handle : all) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> other.acquire(request(handle.key(), Duration.ZERO)));
+			assertThat(handle.release()).isTrue();
+		}
+		assertThat(lockExists("conformance", "set-b")).isFalse();
+	}
+
+	@Test
 	void aCrashedHolderFreesTheLockWithinOneLease() throws Exception {
 		LockEngine crashing = newEngine();
 		crashing.acquire(new LockRequest("conformance", "crash", Duration.ofMillis(500), Duration.ZERO, true, null));
