@@ -22,8 +22,10 @@ import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisTimeoutException;
 
+import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LockMode;
+import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.CheckableLockEngine;
@@ -55,7 +57,7 @@ public final class RedisLockEngine
 	private static final Log logger = LogFactory.getLog(RedisLockEngine.class);
 
 	/** Longest a waiter sleeps between attempts when no release is announced (a lost message, or no pub/sub). */
-	static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
+	public static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
 	/** Most locks renewed by one script call; larger batches are split so no single call blocks Redis for long. */
 	private static final int RENEWAL_BATCH_SIZE = 512;
@@ -92,6 +94,11 @@ public final class RedisLockEngine
 
 	private final long maxPollNanos;
 
+	private final ReplicaAcknowledgement replicas;
+
+	/** Asks Redis how many replicas have a new lock; null when no acknowledgement is required. */
+	private final ReplicaConfirmation replicaConfirmation;
+
 	/** The last renewal refusal logged, so a standing refusal is logged once and not on every retry. */
 	private volatile String lastRenewalRefusal;
 
@@ -114,9 +121,22 @@ public final class RedisLockEngine
 		this(new LockScripts(client, commandTimeout), client, keyPrefix, lostListener, maxPoll);
 	}
 
+	/**
+	 * @param replicas how many replicas must acknowledge a new lock before the caller gets it
+	 */
+	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas) {
+		this(new LockScripts(client, commandTimeout), client, keyPrefix, lostListener, maxPoll, replicas);
+	}
+
 	/** @param scripts runs the engine's scripts; tests hand in one that holds chosen replies back */
 	RedisLockEngine(LockScripts scripts, RedissonClient client, String keyPrefix, LockLostListener lostListener,
 			Duration maxPoll) {
+		this(scripts, client, keyPrefix, lostListener, maxPoll, ReplicaAcknowledgement.NONE);
+	}
+
+	private RedisLockEngine(LockScripts scripts, RedissonClient client, String keyPrefix,
+			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas) {
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keys = new RedisLockKeys(keyPrefix);
 		this.releaseChannel = keyPrefix + ":released";
@@ -129,6 +149,8 @@ public final class RedisLockEngine
 		this.watchdog = new LeaseWatchdog<>("distlock-watchdog", RENEWAL_BATCH_SIZE, this::renew,
 				(failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null, this::lost, this.statistics);
 		this.client = client;
+		this.replicas = Objects.requireNonNull(replicas, "replicas");
+		this.replicaConfirmation = replicas.required() ? new ReplicaConfirmation(client, replicas) : null;
 	}
 
 	@Override
@@ -140,13 +162,61 @@ public final class RedisLockEngine
 			RedisLockHandle handle = new RedisAcquisition(this, request, shared.writerKey(), shared.queueKey(),
 					holderPrefix, shared).run();
 			this.watchdog.watch(handle);
-			return handle;
+			return confirmReplicated(handle, List.of(handle));
 		}
 		RedisLockHandle handle = new RedisAcquisition(this, request, lockKey, RedisLockKeys.queueKey(lockKey),
 				holderPrefix, null).run();
 		this.heldHere.put(lockKey, handle);
 		this.watchdog.watch(handle);
-		return handle;
+		return confirmReplicated(handle, List.of(handle));
+	}
+
+	/**
+	 * With a replica acknowledgement required, makes sure enough replicas have the new locks before the caller gets
+	 * them: one write to the first (the others were written before it, by the same script) and WAIT. Not enough
+	 * replicas, or no answer, releases them all and fails the call.
+	 */
+	private RedisLockHandle confirmReplicated(RedisLockHandle first, List<RedisLockHandle> all) {
+		if (this.replicaConfirmation == null) {
+			return first;
+		}
+		int acknowledged;
+		try {
+			acknowledged = this.replicaConfirmation.confirm(first.grantKey(), first.isSharedHolder() ? "z" : "s",
+					first.isSharedHolder() ? first.member() : first.holderPrefix);
+		}
+		catch (RedisException ex) {
+			all.forEach(this::releaseUnconfirmed);
+			RuntimeException refused = refused(ex, "confirm", first.name(), first.key());
+			throw (refused != null) ? refused
+					: new LockAcquisitionException(first.name(), first.key(), Duration.ZERO, ex);
+		}
+		if (acknowledged >= this.replicas.replicas()) {
+			return first;
+		}
+		all.forEach(this::releaseUnconfirmed);
+		if (acknowledged < 0) {
+			// Gone between the grant and the confirmation (removed, or a failover already): nothing to hand out.
+			throw new LockAcquisitionException(first.name(), first.key(), Duration.ZERO, null);
+		}
+		throw new LockStoreException(first.name(), first.key(), "NOREPLICAS", "Lock '" + first.name() + "' for key '"
+				+ DisplayedKey.of(first.key()) + "' was acquired on the Redis master, but only " + acknowledged
+				+ " of the " + this.replicas.replicas() + " replica(s) distlock.redis.min-replicas-acked asks for "
+				+ "acknowledged it within " + this.replicas.timeout().toMillis() + " ms, so it was released rather "
+				+ "than handed out: a failover now could lose it. Check the replicas' link to the master "
+				+ "(INFO replication), or lower distlock.redis.min-replicas-acked.", null);
+	}
+
+	/** Lets go of a lock the caller never got: no loss to report, whatever the store answers. */
+	private void releaseUnconfirmed(RedisLockHandle handle) {
+		try {
+			if (!release(handle)) {
+				logger.debug("An unconfirmed lock was already gone: " + handle);
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not reachable: the lock expires with its lease.
+		}
 	}
 
 	/**
@@ -196,7 +266,7 @@ public final class RedisLockEngine
 		if (reply.get(0) != 1L) {
 			return null;
 		}
-		List<LockHandle> handles = new ArrayList<>(requests.size());
+		List<RedisLockHandle> handles = new ArrayList<>(requests.size());
 		for (int i = 0; i < requests.size(); i++) {
 			String lockKey = (String) keys.get(i);
 			RedisLockHandle handle = newHandle(requests.get(i), lockKey, RedisLockKeys.queueKey(lockKey),
@@ -205,7 +275,8 @@ public final class RedisLockEngine
 			this.watchdog.watch(handle);
 			handles.add(handle);
 		}
-		return handles;
+		confirmReplicated(handles.get(0), handles);
+		return List.copyOf(handles);
 	}
 
 	/** Read/write locks and permits, as well as exclusive locks. */

@@ -223,12 +223,38 @@ public class DistLockProperties {
 		 */
 		private String config;
 
+		/**
+		 * How many replicas must acknowledge a new lock (Redis WAIT) before the caller gets it; with fewer within
+		 * replica-ack-timeout the lock is released and the call fails. 0 (the default) asks for no acknowledgement.
+		 * No replica connected never counts as enough.
+		 */
+		private int minReplicasAcked;
+
+		/** How long to wait for the replicas' acknowledgement of a new lock. */
+		private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
 		public String getConfig() {
 			return this.config;
 		}
 
 		public void setConfig(String config) {
 			this.config = config;
+		}
+
+		public int getMinReplicasAcked() {
+			return this.minReplicasAcked;
+		}
+
+		public void setMinReplicasAcked(int minReplicasAcked) {
+			this.minReplicasAcked = minReplicasAcked;
+		}
+
+		public Duration getReplicaAckTimeout() {
+			return this.replicaAckTimeout;
+		}
+
+		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+			this.replicaAckTimeout = replicaAckTimeout;
 		}
 
 	}

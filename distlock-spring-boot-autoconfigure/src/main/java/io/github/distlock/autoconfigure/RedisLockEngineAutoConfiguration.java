@@ -18,6 +18,7 @@ import io.github.distlock.redis.EvictionPolicyReader;
 import io.github.distlock.redis.EvictionPolicyWarning;
 import io.github.distlock.redis.RedisLockEngine;
 import io.github.distlock.redis.RedisStartupCheck;
+import io.github.distlock.redis.ReplicaAcknowledgement;
 
 /**
  * The Redis lock engine, when {@code distlock-redis} and Redisson are on the class path and
@@ -49,8 +50,10 @@ public final class RedisLockEngineAutoConfiguration {
 		}
 		RedisStartupCheck.verify(client, properties.getKeyPrefix());
 		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
+		DistLockProperties.Redis redis = properties.getRedis();
 		return new RedisLockEngine(client, properties.getKeyPrefix(), null,
-				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
+				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost), RedisLockEngine.DEFAULT_MAX_POLL,
+				new ReplicaAcknowledgement(redis.getMinReplicasAcked(), redis.getReplicaAckTimeout()));
 	}
 
 }

@@ -28,6 +28,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
+import io.github.distlock.LockStoreException;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
@@ -40,6 +41,7 @@ import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What the auto-configuration creates, from which settings, and how it backs off.
@@ -102,6 +104,23 @@ class DistLockAutoConfigurationTests {
 						}
 					});
 				assertThat(keys).containsExactly("app:{OrderService.defaults:x}");
+			});
+	}
+
+	/** The test's Redis has no replica: a lock no replica acknowledges is released and the call refused. */
+	@Test
+	void minReplicasAckedBindsAndARedisWithoutReplicasIsRefused() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.redis.min-replicas-acked=1", "distlock.redis.replica-ack-timeout=100ms")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> {
+				assertThatExceptionOfType(LockStoreException.class)
+					.isThrownBy(() -> context.getBean(OrderService.class).defaults("replicated", () -> "ran"))
+					.withMessageContaining("only 0 of the 1 replica(s)")
+					.withMessageContaining("within 100 ms");
+				try (RespClient client = redis.client()) {
+					assertThat(client.get("distlock:{OrderService.defaults:replicated}")).as("released").isNull();
+				}
 			});
 	}
 
