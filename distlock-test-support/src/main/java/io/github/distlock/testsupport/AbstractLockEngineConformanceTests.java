@@ -3,17 +3,11 @@ package io.github.distlock.testsupport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.distlock.LockAcquisitionException;
@@ -29,52 +23,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * What every {@link LockEngine} must do, run against a real store. A backend proves itself by extending this class
  * and filling in the hooks.
  */
-public abstract class AbstractLockEngineConformanceTests {
-
-	protected final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
-
-	private final List<LockEngine> engines = new ArrayList<>();
-
-	private ExecutorService executor;
-
-	/** A new engine, as a separate application instance would have, reporting losses to {@link #lost}. */
-	protected abstract LockEngine newEngine();
-
-	/** Stops an engine without releasing its locks, as a crashed process would. */
-	protected abstract void crash(LockEngine engine);
+public abstract class AbstractLockEngineConformanceTests extends EngineSuiteSupport {
 
 	/** Whether the store holds the lock now, read without the engine. */
 	protected abstract boolean lockExists(String name, String key);
 
 	/** Deletes the lock in the store, as an operator or a failover would. */
 	protected abstract void deleteLock(String name, String key);
-
-	@BeforeEach
-	void startExecutor() {
-		this.executor = Executors.newCachedThreadPool();
-	}
-
-	@AfterEach
-	void stopEverything() throws Exception {
-		this.executor.shutdownNow();
-		this.executor.awaitTermination(10, TimeUnit.SECONDS);
-		for (LockEngine engine : this.engines) {
-			crash(engine);
-		}
-	}
-
-	protected LockEngine engine() {
-		LockEngine engine = newEngine();
-		this.engines.add(engine);
-		return engine;
-	}
-
-	/** The next reported loss, waiting at most the given time for it. */
-	protected LostLock awaitLoss(Duration within) throws InterruptedException {
-		LostLock loss = this.lost.poll(within.toNanos(), TimeUnit.NANOSECONDS);
-		assertThat(loss).as("a lost lock reported within " + within).isNotNull();
-		return loss;
-	}
 
 	protected static LockRequest request(String key, Duration wait) {
 		return new LockRequest("conformance", key, Duration.ofSeconds(10), wait, true, null);

@@ -3,16 +3,10 @@ package io.github.distlock.testsupport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.distlock.LockAcquisitionException;
@@ -32,21 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * detection. A backend that offers these lock shapes extends this class beside
  * {@link AbstractLockEngineConformanceTests}.
  */
-public abstract class AbstractSharedLockConformanceTests {
+public abstract class AbstractSharedLockConformanceTests extends EngineSuiteSupport {
 
 	private static final String NAME = "shared-conformance";
-
-	protected final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
-
-	private final List<LockEngine> engines = new ArrayList<>();
-
-	private ExecutorService executor;
-
-	/** A new engine, as a separate application instance would have, reporting losses to {@link #lost}. */
-	protected abstract LockEngine newEngine();
-
-	/** Stops an engine without releasing its locks, as a crashed process would. */
-	protected abstract void crash(LockEngine engine);
 
 	/**
 	 * Removes every holder of the read/write lock (permits: {@code false}) or of the permits ({@code true}) of the
@@ -56,26 +38,6 @@ public abstract class AbstractSharedLockConformanceTests {
 
 	/** Returns once this many callers wait in the store's queue for the shared lock of the name and key. */
 	protected abstract void awaitQueued(String name, String key, boolean permits, int waiters) throws Exception;
-
-	@BeforeEach
-	void startExecutor() {
-		this.executor = Executors.newCachedThreadPool();
-	}
-
-	@AfterEach
-	void stopEverything() throws Exception {
-		this.executor.shutdownNow();
-		this.executor.awaitTermination(10, TimeUnit.SECONDS);
-		for (LockEngine engine : this.engines) {
-			crash(engine);
-		}
-	}
-
-	protected LockEngine engine() {
-		LockEngine engine = newEngine();
-		this.engines.add(engine);
-		return engine;
-	}
 
 	protected static LockRequest read(String key, Duration wait) {
 		return new LockRequest(NAME, key, Duration.ofSeconds(10), wait, true, null, LockMode.READ, 0);
@@ -360,9 +322,7 @@ public abstract class AbstractSharedLockConformanceTests {
 
 	/** The next reported loss, within a renewal interval of the shortest lease these tests use and some slack. */
 	private LostLock awaitLoss() throws InterruptedException {
-		LostLock loss = this.lost.poll(2, TimeUnit.SECONDS);
-		assertThat(loss).as("a lost lock reported within 2 s").isNotNull();
-		return loss;
+		return awaitLoss(Duration.ofSeconds(2));
 	}
 
 }
