@@ -1,0 +1,165 @@
+package io.github.distlock.shedlock;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.support.LockException;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockStoreException;
+import io.github.distlock.engine.DisplayedKey;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+
+/**
+ * A ShedLock lock provider on a distlock {@link LockEngine}: a {@code @SchedulerLock} run is one acquisition of the
+ * distlock lock {@code (name, <ShedLock lock name>)}, tried once, whose lease is the run's {@code lockAtMostFor} and
+ * which the engine does not renew, so the lock lives at most that long, as ShedLock promises.
+ * <p>
+ * A lock held by anyone else, this process included, is {@linkplain Optional#empty() no lock}; a store that cannot
+ * be reached (or refuses) throws ShedLock's {@link LockException}, as ShedLock's own providers do, so the run is
+ * skipped and the scheduler logs why. See the package documentation for {@code lockAtLeastFor}, fencing tokens and
+ * lost locks.
+ * <p>
+ * Close the provider with the application (Spring calls {@link #close()} on a bean): it ends the thread that
+ * releases locks when their {@code lockAtLeastFor} is over, and such locks then stay held until their
+ * {@code lockAtMostFor}.
+ */
+public final class DistLockLockProvider implements ExtensibleLockProvider, AutoCloseable {
+
+	/** The distlock lock name (its namespace) ShedLock's lock names are keys of, unless another is given. */
+	public static final String DEFAULT_NAME = "shedlock";
+
+	private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
+
+	/** How long a lease must outlast a release due at lockAtLeastUntil, so that the release comes first. */
+	private static final Duration RELEASE_MARGIN = Duration.ofSeconds(1);
+
+	private final LockEngine engine;
+
+	private final String name;
+
+	private final AtLeastForReleases atLeastForReleases = new AtLeastForReleases();
+
+	/** A provider whose locks are keys of the distlock lock name {@value #DEFAULT_NAME}. */
+	public DistLockLockProvider(LockEngine engine) {
+		this(engine, DEFAULT_NAME);
+	}
+
+	/**
+	 * @param engine the engine every lock is taken on; the provider does not close it
+	 * @param name the distlock lock name whose keys ShedLock's lock names are: applications that share a store and
+	 * must not share their jobs' locks use different names
+	 */
+	public DistLockLockProvider(LockEngine engine, String name) {
+		this.engine = Objects.requireNonNull(engine, "engine");
+		this.name = Objects.requireNonNull(name, "name");
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("The distlock lock name of ShedLock's locks must not be blank");
+		}
+	}
+
+	@Override
+	public Optional<SimpleLock> lock(LockConfiguration configuration) {
+		// lockAtMostUntil counts from the configuration's creation, as ShedLock's own providers count it.
+		Duration lease = atLeastOneMillisecond(
+				Duration.between(ClockProvider.now(), configuration.getLockAtMostUntil()));
+		LockRequest request = new LockRequest(this.name, configuration.getName(), lease, Duration.ZERO, false, null);
+		LockHandle handle;
+		try {
+			handle = this.engine.acquire(request);
+		}
+		catch (LockAcquisitionException ex) {
+			if (ex.isStoreUnavailable()) {
+				throw new LockException(ex.getMessage(), ex);
+			}
+			// Held by another run (or the engine was interrupted, and kept the interrupt): this run is skipped.
+			return Optional.empty();
+		}
+		catch (LockStoreException ex) {
+			throw new LockException(ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockException("Interrupted while taking ShedLock lock '" + DisplayedKey.of(configuration.getName())
+					+ "'", ex);
+		}
+		LockRun run = new LockRun(configuration.getName(), handle);
+		DistLockShedLock.started(run);
+		return Optional.of(new DistLockSimpleLock(this, run, configuration));
+	}
+
+	/**
+	 * Ends a run: frees its lock now, or at its {@code lockAtLeastUntil} when that is still to come.
+	 * @throws LockException if the store could not be reached to free it now; it then expires with its lease
+	 */
+	void unlock(LockHandle handle, LockConfiguration configuration) {
+		Duration untilAtLeast = Duration.between(ClockProvider.now(), configuration.getLockAtLeastUntil());
+		if (untilAtLeast.isNegative() || untilAtLeast.isZero()) {
+			release(handle, configuration.getName());
+		}
+		else {
+			keepLeaseBeyond(handle, untilAtLeast);
+			this.atLeastForReleases.releaseAfter(handle, untilAtLeast, configuration.getName());
+		}
+	}
+
+	/**
+	 * When lockAtLeastUntil is about the end of the lease (lockAtLeastFor as long as lockAtMostFor), the engine would
+	 * find the lease run out while the lock is still held, and report a lost lock, in a race with the release due at
+	 * the same instant. A lease that outlasts lockAtLeastUntil by {@link #RELEASE_MARGIN} lets the release win: one
+	 * more round trip, in that case only; and should this process stop before the release, the lock outlives its
+	 * lockAtMostFor by no more than the margin.
+	 */
+	private static void keepLeaseBeyond(LockHandle handle, Duration untilAtLeast) {
+		Duration wanted = untilAtLeast.plus(RELEASE_MARGIN);
+		if (handle.leaseDeadlineNanos() - System.nanoTime() < wanted.toNanos()) {
+			try {
+				// False when the lock is no longer ours (the engine reports that) or the store is unreachable: the
+				// release below is then a no-op or a race with the lease, as without this.
+				handle.extend(wanted);
+			}
+			catch (UnsupportedOperationException ex) {
+				// An engine that cannot extend: the lease ends the lock, and the engine may call that a loss.
+			}
+		}
+	}
+
+	private static void release(LockHandle handle, String lockName) {
+		try {
+			// False when the lock was lost while the job ran: the engine has told its LockLostListener already.
+			handle.release();
+		}
+		catch (RuntimeException ex) {
+			throw new LockException("Could not release ShedLock lock '" + DisplayedKey.of(lockName)
+					+ "'; it expires at its lockAtMostFor: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** Stores keep leases in whole milliseconds at best, and distlock refuses anything shorter. */
+	static Duration atLeastOneMillisecond(Duration duration) {
+		return (duration.compareTo(ONE_MILLISECOND) < 0) ? ONE_MILLISECOND : duration;
+	}
+
+	/**
+	 * Stops the thread that releases locks at the end of their {@code lockAtLeastFor}. Locks still waiting for it
+	 * stay held until their {@code lockAtMostFor}: releasing them early would let another instance run the job again
+	 * sooner than {@code lockAtLeastFor} allows. The engine is left open.
+	 */
+	@Override
+	public void close() {
+		this.atLeastForReleases.close();
+	}
+
+	@Override
+	public String toString() {
+		return "DistLockLockProvider on " + this.engine.getClass().getSimpleName() + " (lock name '" + this.name + "')";
+	}
+
+}
