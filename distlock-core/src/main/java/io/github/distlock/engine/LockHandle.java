@@ -74,6 +74,21 @@ public interface LockHandle {
 	}
 
 	/**
+	 * Releases the lock later: if this holder still owns it, the store keeps it exactly {@code ttl} more (shorter or
+	 * longer than the lease left) and then frees it, whatever becomes of this process. The handle is done with at
+	 * once, as by {@link #release()}: no renewal, and no loss reported when the lock expires. For locks that must stay
+	 * held a minimum time after their work ends, as ShedLock's {@code lockAtLeastFor} asks.
+	 * @return {@code true} if the lock was still ours and now expires in {@code ttl}; {@code false} if it had been
+	 * lost (reported as by {@link #release()})
+	 * @throws IllegalArgumentException if {@code ttl} is shorter than 1 ms
+	 * @throws UnsupportedOperationException if the engine cannot set a lock's expiry; the handle is then untouched
+	 * @throws RuntimeException if the store could not be reached; the lock then expires with its lease
+	 */
+	default boolean releaseAfter(Duration ttl) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot release a lock later");
+	}
+
+	/**
 	 * Releases the lock if this holder still owns it, and stops renewing it. Never removes another holder's lock.
 	 * @return {@code true} if the lock was still ours and is now released, {@code false} if it had been lost
 	 * @throws RuntimeException if the store could not be reached; the lock then expires with its lease

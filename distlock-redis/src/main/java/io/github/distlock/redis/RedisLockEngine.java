@@ -65,6 +65,9 @@ public final class RedisLockEngine
 	/** Extends one lease on its holder's request; loaded here, beside the one method that runs it. */
 	private static final LockScripts.Script EXTEND = LockScripts.Script.load("extend.lua");
 
+	/** Gives a lock its holder is done with a set time more; loaded here, beside the one method that runs it. */
+	private static final LockScripts.Script RELEASE_AFTER = LockScripts.Script.load("release_after.lua");
+
 	private final RedisLockKeys keys;
 
 	private final String releaseChannel;
@@ -380,6 +383,42 @@ public final class RedisLockEngine
 						+ reply.get(1) + "); they notice at their next poll, within " + this.maxPollNanos / 1_000_000
 						+ " ms. " + RedisFailures.advice("NOPERM", this.keys.prefix()));
 			}
+			return true;
+		}
+		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
+			reportLoss(handle, LostLock.Reason.NOT_OWNED);
+		}
+		return false;
+	}
+
+	/**
+	 * Gives a lock its holder is done with exactly {@code ttl} more in Redis ({@code release_after.lua}), after which
+	 * it expires: one call, owner-checked. Exclusive locks only: a shared lock's holders expire by their own score.
+	 */
+	boolean releaseAfter(RedisLockHandle handle, Duration ttl) {
+		Objects.requireNonNull(ttl, "ttl");
+		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
+		}
+		if (handle.shared != null) {
+			throw new UnsupportedOperationException("A read/write lock or a permit cannot be released later");
+		}
+		if (!handle.beginRelease()) {
+			return false;
+		}
+		this.watchdog.unwatch(handle);
+		this.heldHere.remove(handle.redisKey, handle);
+		Long owned;
+		try {
+			owned = this.scripts.run(RELEASE_AFTER, ReturnType.LONG, List.of(handle.redisKey), handle.holderPrefix,
+					ttl.toMillis());
+		}
+		catch (RedisException ex) {
+			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
+			throw (refused != null) ? refused : ex;
+		}
+		if (owned == 1L) {
+			handle.markReleased();
 			return true;
 		}
 		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {

@@ -13,15 +13,14 @@ import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * Releases, at its {@code lockAtLeastUntil}, the lock of a run that ended sooner.
+ * Releases, at its {@code lockAtLeastUntil}, the lock of a run that ended sooner, on an engine that cannot set a held
+ * lock's expiry ({@code LockHandle.releaseAfter}; the JDBC engine today).
  * <p>
- * ShedLock wants such a lock to stay held until {@code lockAtLeastUntil} and to be free from then on; its own
- * providers shorten the lock's expiry to that instant in the store. distlock's engine SPI can lengthen a lease
- * ({@link LockHandle#extend}) but never shorten one, and the lease here is {@code lockAtMostFor}. So the lock keeps
- * its lease and this process releases it when {@code lockAtLeastFor} is over: never early; late only when this
- * process cannot do it then (it stopped, or the store was unreachable), and the lock then lives until its
- * {@code lockAtMostFor}, as ShedLock's locks do when their process dies during the job. This class goes once the SPI
- * can make a held lock expire at a given time.
+ * ShedLock wants such a lock to stay held until {@code lockAtLeastUntil} and to be free from then on. Without
+ * {@code releaseAfter} the lock keeps its lease ({@code lockAtMostFor}) and this process releases it when
+ * {@code lockAtLeastFor} is over: never early; late only when this process cannot do it then (it stopped, or the
+ * store was unreachable), and the lock then lives until its {@code lockAtMostFor}, as ShedLock's locks do when their
+ * process dies during the job.
  */
 final class AtLeastForReleases implements AutoCloseable {
 

@@ -104,9 +104,30 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 		if (untilAtLeast.isNegative() || untilAtLeast.isZero()) {
 			release(handle, configuration.getName());
 		}
-		else {
+		else if (!releasedLaterByTheStore(handle, untilAtLeast, configuration.getName())) {
 			keepLeaseBeyond(handle, untilAtLeast);
 			this.atLeastForReleases.releaseAfter(handle, untilAtLeast, configuration.getName());
+		}
+	}
+
+	/**
+	 * Leaves the lock to expire in the store at {@code lockAtLeastUntil}, where the engine can set a lock's expiry
+	 * (Redis can): it is then freed at that instant whatever becomes of this process, as ShedLock's own providers
+	 * free it.
+	 * @return false when the engine cannot, and this process must release it then
+	 */
+	private static boolean releasedLaterByTheStore(LockHandle handle, Duration untilAtLeast, String lockName) {
+		try {
+			// False when the lock was lost while the job ran: the engine has told its LockLostListener already.
+			handle.releaseAfter(untilAtLeast);
+			return true;
+		}
+		catch (UnsupportedOperationException ex) {
+			return false;
+		}
+		catch (RuntimeException ex) {
+			throw new LockException("Could not release ShedLock lock '" + DisplayedKey.of(lockName)
+					+ "' at the end of its lockAtLeastFor; it expires at its lockAtMostFor: " + ex.getMessage(), ex);
 		}
 	}
 

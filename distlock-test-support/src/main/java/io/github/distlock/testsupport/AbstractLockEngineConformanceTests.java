@@ -365,6 +365,33 @@ public abstract class AbstractLockEngineConformanceTests extends EngineSuiteSupp
 	}
 
 	@Test
+	void aLockReleasedLaterStaysHeldThatLongThenExpiresWithoutALossReport() throws Exception {
+		LockEngine engine = engine();
+		LockHandle held = engine.acquire(request("later", Duration.ZERO));
+		boolean released;
+		try {
+			released = held.releaseAfter(Duration.ofMillis(400));
+		}
+		catch (UnsupportedOperationException ex) {
+			// An engine without it: the handle is untouched and still releases as usual.
+			assertThat(held.isLost()).isFalse();
+			assertThat(held.release()).isTrue();
+			return;
+		}
+		long releasedAt = System.nanoTime();
+		assertThat(released).isTrue();
+		assertThat(lockExists("conformance", "later")).as("held on for the time asked").isTrue();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> engine().acquire(request("later", Duration.ZERO)));
+		LockHandle next = engine().acquire(request("later", Duration.ofSeconds(5)));
+		assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("free after the time asked, not before")
+			.isGreaterThanOrEqualTo(Duration.ofMillis(380));
+		assertThat(held.release()).as("a handle released later is done with").isFalse();
+		assertThat(next.release()).isTrue();
+		assertThat(this.lost).as("expiring as asked is no loss").isEmpty();
+	}
+
+	@Test
 	void locksTakenTogetherAreAllOrNone() throws Exception {
 		LockEngine engine = engine();
 		LockEngine other = engine();
