@@ -429,6 +429,43 @@ public final class JdbcLockEngine
 		return false;
 	}
 
+	/**
+	 * Leaves a lock its holder is done with to expire in exactly {@code ttl}: one owner-checked update of its row,
+	 * which keeps naming the holder until then. Local waiters are not woken: the lock is not free yet, and they find
+	 * it free at their next poll.
+	 */
+	boolean releaseAfter(JdbcLockHandle handle, Duration ttl) {
+		Objects.requireNonNull(ttl, "ttl");
+		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
+		}
+		if (!handle.beginRelease()) {
+			return false;
+		}
+		this.watchdog.unwatch(handle);
+		this.heldHere.remove(handle.lockId, handle);
+		boolean owned;
+		try {
+			// A connection that reports changed rows rather than matched ones says 0 for a row left as it was: the
+			// row is asked after before that is taken for a loss.
+			owned = update(this.statements.releaseAfter, TimeUnit.MILLISECONDS.toMicros(ttl.toMillis()),
+					handle.lockId, handle.holder) == 1 || owns(handle);
+		}
+		catch (SQLException ex) {
+			throwIfRefused(ex, "release", handle.name(), handle.key());
+			throw new IllegalStateException("Could not release " + handle + " later: the database could not be "
+					+ "reached (" + JdbcFailures.describe(ex) + "); the lock expires with its lease", ex);
+		}
+		if (owned) {
+			handle.markReleased();
+			return true;
+		}
+		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
+			reportLoss(handle, LostLock.Reason.NOT_OWNED);
+		}
+		return false;
+	}
+
 	private int releaseRow(JdbcLockHandle handle, Runnable onRetry) throws SQLException {
 		return onConnection((connection) -> {
 			try (PreparedStatement statement = prepare(connection, this.statements.release, handle.lockId,

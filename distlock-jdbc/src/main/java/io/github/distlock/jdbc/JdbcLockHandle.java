@@ -34,6 +34,11 @@ final class JdbcLockHandle extends LeasedLockHandle {
 	}
 
 	@Override
+	public boolean releaseAfter(Duration ttl) {
+		return this.engine.releaseAfter(this, ttl);
+	}
+
+	@Override
 	public boolean extend(Duration ttl) {
 		return this.engine.extend(this, ttl);
 	}

@@ -34,6 +34,8 @@ final class LockTableStatements {
 
 	final String extend;
 
+	final String releaseAfter;
+
 	final String forceRelease;
 
 	final String ping;
@@ -56,6 +58,8 @@ final class LockTableStatements {
 		this.releaseExpired = "UPDATE " + table + " SET holder = NULL WHERE lock_id = ? AND holder = ?";
 		this.verify = "SELECT COUNT(*) FROM " + table + owned;
 		this.extend = "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?)" + owned;
+		// The holder stays: the row is this acquisition's until it expires, then anyone's.
+		this.releaseAfter = "UPDATE " + table + " SET expires_at = " + now + " + ?" + owned;
 		this.forceRelease = "UPDATE " + table + " SET holder = NULL, expires_at = " + now
 				+ " WHERE lock_id = ? AND holder IS NOT NULL AND expires_at > " + now;
 		this.ping = "SELECT COUNT(*) FROM " + table + " WHERE lock_id = ?";

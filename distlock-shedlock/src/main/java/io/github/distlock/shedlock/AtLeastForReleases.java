@@ -14,7 +14,7 @@ import io.github.distlock.engine.LockHandle;
 
 /**
  * Releases, at its {@code lockAtLeastUntil}, the lock of a run that ended sooner, on an engine that cannot set a held
- * lock's expiry ({@code LockHandle.releaseAfter}; the JDBC engine today).
+ * lock's expiry ({@code LockHandle.releaseAfter}; the Redis and JDBC engines can).
  * <p>
  * ShedLock wants such a lock to stay held until {@code lockAtLeastUntil} and to be free from then on. Without
  * {@code releaseAfter} the lock keeps its lease ({@code lockAtMostFor}) and this process releases it when

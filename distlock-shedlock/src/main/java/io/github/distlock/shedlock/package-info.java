@@ -16,9 +16,9 @@
  * doing. A job that outlives it has lost its lock; the engine tells its {@code LockLostListener} (as for any distlock
  * lock), so the application learns of it, and the job can keep its writes safe with the fencing token.</li>
  * <li>{@code lockAtLeastFor}: a job that ends sooner leaves its lock held until {@code lockAtLeastUntil}, never less.
- * Where the engine can set a held lock's expiry ({@code LockHandle.releaseAfter}: the Redis engine), the store frees
- * the lock at that instant whatever becomes of this process, as ShedLock's own providers do. Elsewhere (the JDBC
- * engine today) this process releases it then; if it stops before (or cannot reach the store then), the lock stays
+ * Where the engine can set a held lock's expiry ({@code LockHandle.releaseAfter}: the Redis and JDBC engines), the
+ * store frees the lock at that instant whatever becomes of this process, as ShedLock's own providers do. Elsewhere
+ * this process releases it then; if it stops before (or cannot reach the store then), the lock stays
  * held until its {@code lockAtMostFor}, as when a process dies during the job (up to a second longer when
  * {@code lockAtLeastFor} is about as long as {@code lockAtMostFor}, whose lease is lengthened so that the release
  * comes before it ends).</li>
