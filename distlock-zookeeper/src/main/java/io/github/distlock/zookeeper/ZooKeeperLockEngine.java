@@ -1,0 +1,464 @@
+package io.github.distlock.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockLostListener;
+import io.github.distlock.LockStoreException;
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.LockEngineStatistics;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
+import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.support.LeaseWatchdog;
+
+/**
+ * A lock engine on ZooKeeper, through Apache Curator's framework API.
+ * <p>
+ * <b>Locks.</b> Each acquisition creates its own ephemeral sequential node under {@code /<root>/<name>/<key>} (name
+ * and key escaped by {@link LockPaths}); the node with the lowest sequence number holds the lock, and each waiter
+ * watches only the node before it ({@link LockQueue}). Ownership is the node, so every acquire is a new holder (no
+ * reentrancy) and any thread may release. A waiter that gives up or is interrupted deletes its node; a wait time of
+ * zero looks once.
+ * <p>
+ * <b>Fencing token.</b> The creation zxid of the lock's node ({@code Stat.czxid}): ZooKeeper's transaction ids grow
+ * with every write to the ensemble, so a later holder of any lock always has a larger token. Sequence numbers would
+ * not do: they restart when the lock's directory is deleted (it is a container node, removed when empty).
+ * <p>
+ * <b>What the lease means here.</b> ZooKeeper keeps an ephemeral node as long as its session lives, with no time to
+ * live of its own; the session timeout bounds how long a crashed holder keeps a lock. The lease is the engine's
+ * promise on top of that: a lock lives at most its lease past its last confirmation, where a confirmation (the
+ * "renewal", every third of the lease, by the shared {@link LeaseWatchdog}) is a round trip that finds the node still
+ * there. So a lock not renewed ({@code autoRenew = false}) ends with its lease and a renewed one at {@code maxLease}:
+ * the engine then deletes its node and reports it lost ({@link LostLock.Reason#LEASE_EXPIRED}), as the other
+ * engines' stores expire it. A lock whose confirmations fail (the server unreachable) until its lease runs out is
+ * reported {@link LostLock.Reason#STORE_UNREACHABLE} and its node deleted once the server can be reached.
+ * {@link LockHandle#extend} moves the lease deadline after one round trip that finds the node.
+ * <p>
+ * <b>Sessions.</b> While Curator reports the connection SUSPENDED, nothing is confirmed: {@link LockHandle#verify}
+ * answers false without reporting a loss (the session, and the lock, may still be alive; but unlike a store with
+ * leases, nothing bounds how long the server has kept it, since a session can expire on the server during the
+ * disconnection). When the session is LOST every held lock is lost with {@link LostLock.Reason#NOT_OWNED}: the
+ * server removes a session's ephemeral nodes when it ends it, so the store holds no lock for these holders any
+ * more (a reconnection is a new session that owns none of them), which is what NOT_OWNED says. STORE_UNREACHABLE
+ * would claim only that the lock must be presumed gone, whereas the end of the session is the server's (or
+ * Curator's, after a disconnection as long as the session timeout) verdict that it is. A node deleted from outside
+ * is found by a watch on the node itself (and at the latest by the next confirmation) and reported once, NOT_OWNED.
+ * <p>
+ * The engine does not own the client: the caller starts it, and closes it after {@link #close()}.
+ */
+public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoCloseable {
+
+	/** The default root of every lock's path. */
+	public static final String DEFAULT_ROOT = "/distlock";
+
+	/** How long a confirmation may take before it counts as failed; a tenth of a lease comes round again. */
+	private static final Duration CONFIRMATION_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Log logger = LogFactory.getLog(ZooKeeperLockEngine.class);
+
+	private final CuratorFramework client;
+
+	private final LockPaths paths;
+
+	private final LockLostListener lostListener;
+
+	private final SessionState session;
+
+	private final LockEngineStatistics statistics = new LockEngineStatistics();
+
+	private final LeaseWatchdog<ZooKeeperLockHandle> watchdog;
+
+	/** Held locks by node path, for the node's watch and for the end of the session. */
+	private final Map<String, ZooKeeperLockHandle> held = new ConcurrentHashMap<>();
+
+	private final AtomicInteger waiting = new AtomicInteger();
+
+	/**
+	 * @param client a started client; its session timeout bounds how long a crashed holder keeps its locks
+	 * @param root the path under which every lock lives
+	 * @param lostListener told of every lock lost while held
+	 */
+	public ZooKeeperLockEngine(CuratorFramework client, String root, LockLostListener lostListener) {
+		this.client = Objects.requireNonNull(client, "client");
+		this.paths = new LockPaths(root);
+		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.session = new SessionState(client, this::sessionLost);
+		this.watchdog = new LeaseWatchdog<>("distlock-zookeeper-watchdog", Integer.MAX_VALUE, this::confirm,
+				(failure) -> false, this::lost, this.statistics);
+		client.getConnectionStateListenable().addListener(this.session);
+	}
+
+	@Override
+	public LockHandle acquire(LockRequest request) throws InterruptedException {
+		if (!request.isExclusive()) {
+			throw new UnsupportedOperationException("The ZooKeeper engine has exclusive locks only: " + request.mode()
+					+ (request.permits() > 0 ? " with " + request.permits() + " permits" : ""));
+		}
+		long start = System.nanoTime();
+		LockQueue queue = new LockQueue(this.client, this.paths.lockDirectory(request.name(), request.key()));
+		Stat stat = new Stat();
+		String node;
+		try {
+			node = queue.enqueue(stat);
+		}
+		catch (InterruptedException ex) {
+			// Should the server have created the node, the session's end removes it: it is nobody's.
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw unavailable(request, start, ex);
+		}
+		long grantedAt = 0;
+		boolean acquired = false;
+		try {
+			grantedAt = waitForTurn(queue, node, request, start);
+			acquired = true;
+		}
+		finally {
+			if (!acquired) {
+				queue.removeInBackground(node);
+			}
+		}
+		return holding(request, node, stat.getCzxid(), grantedAt);
+	}
+
+	/**
+	 * Returns when the node is first in its queue; throws when the wait time ran out first, or the store failed.
+	 * @return when the look that found the node first was sent: no later than the moment the lock became this
+	 * holder's, so the lease and {@code maxLease} count from there rather than from the start of the wait
+	 */
+	private long waitForTurn(LockQueue queue, String node, LockRequest request, long start)
+			throws InterruptedException {
+		long deadline = start + request.waitTime().toNanos();
+		try {
+			while (true) {
+				long lookedAt = System.nanoTime();
+				String predecessor = queue.predecessorOf(node);
+				if (predecessor == null) {
+					return lookedAt;
+				}
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					this.statistics.countRefusal();
+					throw new LockAcquisitionException(request.name(), request.key(), waited(start), null);
+				}
+				this.waiting.incrementAndGet();
+				try {
+					queue.awaitGone(predecessor, remaining);
+				}
+				finally {
+					this.waiting.decrementAndGet();
+				}
+			}
+		}
+		catch (InterruptedException | LockAcquisitionException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw unavailable(request, start, ex);
+		}
+	}
+
+	/**
+	 * Makes a handle for a node that is first in its queue, watched so that a deletion from outside is a loss at
+	 * once rather than at the next confirmation.
+	 */
+	private ZooKeeperLockHandle holding(LockRequest request, String node, long token, long grantedAt) {
+		long leaseNanos = request.lease().toNanos();
+		long maxDeadline = (request.maxLease() != null) ? grantedAt + request.maxLease().toNanos() : Long.MAX_VALUE;
+		ZooKeeperLockHandle handle = new ZooKeeperLockHandle(this, request.name(), request.key(), node, token,
+				grantedAt,
+				request.initialLease().toNanos(), leaseNanos, request.autoRenew(), maxDeadline);
+		this.held.put(node, handle);
+		this.watchdog.watch(handle);
+		try {
+			if (this.client.checkExists().usingWatcher(new OwnNodeWatcher(node)).forPath(node) == null) {
+				lost(handle, LostLock.Reason.NOT_OWNED);
+			}
+		}
+		catch (Exception ex) {
+			// The watch is a shortcut: the watchdog's confirmations find a deletion anyway.
+			logger.debug("Could not watch " + handle + "; its confirmations will notice a deletion", ex);
+		}
+		return handle;
+	}
+
+	boolean release(ZooKeeperLockHandle handle) {
+		if (!handle.beginRelease()) {
+			return false;
+		}
+		this.watchdog.unwatch(handle);
+		this.held.remove(handle.node, handle);
+		try {
+			// Guaranteed: should the answer not come, Curator deletes the node in the background until it does.
+			this.client.delete().guaranteed().forPath(handle.node);
+			handle.markReleased();
+			return true;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			handle.reporting.lock();
+			try {
+				if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
+					reportLoss(handle, LostLock.Reason.NOT_OWNED);
+				}
+			}
+			finally {
+				handle.reporting.unlock();
+			}
+			return false;
+		}
+		catch (Exception ex) {
+			handle.markReleased();
+			throw new LockStoreException(handle.name(), handle.key(), ex.getClass().getSimpleName(),
+					"Could not release " + handle + " in ZooKeeper; it is deleted in the background once the server"
+							+ " answers, and at the latest when the session ends",
+					ex);
+		}
+	}
+
+	/**
+	 * Asks the server whether the node is still there. While the connection is suspended nothing is confirmed, and
+	 * the answer is false without a loss: the lock may still be ours, but the server may have ended the session.
+	 */
+	/**
+	 * A loss found by another thread (the node's watch) marks the handle lost before it reports it, under the
+	 * handle's reporting lock: a caller told "not held" waits for that report, so the answer never overtakes it.
+	 */
+	private static void awaitLossReport(ZooKeeperLockHandle handle) {
+		if (handle.isLost()) {
+			handle.reporting.lock();
+			handle.reporting.unlock();
+		}
+	}
+
+	boolean verify(ZooKeeperLockHandle handle) {
+		if (!handle.isHeld() || !this.session.isConnected()) {
+			awaitLossReport(handle);
+			return false;
+		}
+		Stat stat;
+		try {
+			stat = this.client.checkExists().forPath(handle.node);
+		}
+		catch (Exception ex) {
+			// Unconfirmed; if it stays so, the lease deadline or the end of the session reports the loss.
+			return false;
+		}
+		if (stat != null) {
+			return true;
+		}
+		lost(handle, LostLock.Reason.NOT_OWNED);
+		return false;
+	}
+
+	/**
+	 * Moves the lease deadline on after one round trip that finds the node: the node itself needs nothing, as it
+	 * lives as long as the session. An unreachable server extends nothing and loses nothing.
+	 */
+	boolean extend(ZooKeeperLockHandle handle, Duration ttl) {
+		Objects.requireNonNull(ttl, "ttl");
+		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
+		}
+		if (!handle.isHeld() || !this.session.isConnected()) {
+			awaitLossReport(handle);
+			return false;
+		}
+		long sentAt = System.nanoTime();
+		long ttlMillis = handle.ttlMillisFrom(sentAt, ttl.toNanos());
+		if (ttlMillis < 1) {
+			return false;
+		}
+		Stat stat;
+		try {
+			stat = this.client.checkExists().forPath(handle.node);
+		}
+		catch (Exception ex) {
+			return false;
+		}
+		if (stat == null) {
+			lost(handle, LostLock.Reason.NOT_OWNED);
+			return false;
+		}
+		handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
+		return true;
+	}
+
+	/**
+	 * The watchdog's renewal: one existence check per lock, all sent before any answer is awaited. A suspended
+	 * connection fails at once, so that the lease deadline, not Curator's retries, decides.
+	 */
+	private CompletionStage<List<Boolean>> confirm(List<ZooKeeperLockHandle> handles, List<Long> ttlMillis) {
+		if (!this.session.isConnected()) {
+			return CompletableFuture.failedFuture(new KeeperException.ConnectionLossException());
+		}
+		List<CompletableFuture<Boolean>> answers = new ArrayList<>(handles.size());
+		for (ZooKeeperLockHandle handle : handles) {
+			CompletableFuture<Boolean> answer = new CompletableFuture<>();
+			answers.add(answer);
+			try {
+				this.client.checkExists()
+					.inBackground((client, event) -> answer(answer, event))
+					.forPath(handle.node);
+			}
+			catch (Exception ex) {
+				answer.completeExceptionally(ex);
+			}
+		}
+		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+			.orTimeout(CONFIRMATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
+	}
+
+	private static void answer(CompletableFuture<Boolean> answer, CuratorEvent event) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		if (code == KeeperException.Code.OK) {
+			answer.complete(true);
+		}
+		else if (code == KeeperException.Code.NONODE) {
+			answer.complete(false);
+		}
+		else {
+			answer.completeExceptionally(KeeperException.create(code, event.getPath()));
+		}
+	}
+
+	/** The session ended: the server drops (or has dropped) every node it had, so every held lock is lost. */
+	private void sessionLost() {
+		for (ZooKeeperLockHandle handle : this.held.values()) {
+			lost(handle, LostLock.Reason.NOT_OWNED);
+		}
+	}
+
+	/**
+	 * A loss found by a watch, a confirmation, a check, the lease deadline or the end of the session: reported once,
+	 * and only while the owner has not begun to release. A caller that finds the loss already being reported by
+	 * another thread waits for that report, so a check that answers "lost" has always been reported. The node is deleted (it is still there when the lease ran
+	 * out) so that the next waiter gets the lock; the name is unique, so this never touches another holder's node.
+	 */
+	private void lost(ZooKeeperLockHandle handle, LostLock.Reason reason) {
+		this.watchdog.unwatch(handle);
+		this.held.remove(handle.node, handle);
+		handle.reporting.lock();
+		try {
+			if (handle.markLost(reason)) {
+				if (reason != LostLock.Reason.NOT_OWNED) {
+					deleteQuietly(handle.node);
+				}
+				reportLoss(handle, reason);
+			}
+		}
+		finally {
+			handle.reporting.unlock();
+		}
+	}
+
+	private void deleteQuietly(String node) {
+		try {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(node);
+		}
+		catch (Exception ex) {
+			// Only a closed client refuses; its session's end removes the node.
+		}
+	}
+
+	private void reportLoss(ZooKeeperLockHandle handle, LostLock.Reason reason) {
+		this.statistics.countLoss();
+		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
+		try {
+			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A LockLostListener failed for " + handle, ex);
+		}
+	}
+
+	private static LockAcquisitionException unavailable(LockRequest request, long start, Exception cause) {
+		return new LockAcquisitionException(request.name(), request.key(), waited(start), cause);
+	}
+
+	private static Duration waited(long start) {
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	@Override
+	public int heldCount() {
+		return this.held.size();
+	}
+
+	@Override
+	public int waitingCount() {
+		return this.waiting.get();
+	}
+
+	@Override
+	public Duration renewalLag() {
+		return Duration.ofNanos(this.watchdog.renewalLagNanos());
+	}
+
+	@Override
+	public LockEngineStatistics statistics() {
+		return this.statistics;
+	}
+
+	@Override
+	public List<HeldLockView> heldLocks() {
+		long now = System.nanoTime();
+		return this.held.values().stream().map((handle) -> handle.view(handle.node, now)).toList();
+	}
+
+	/**
+	 * Stops confirming and listening. Held locks stay until their owners release them or the client's session ends;
+	 * the caller closes the client.
+	 */
+	@Override
+	public void close() {
+		this.watchdog.close();
+		this.client.getConnectionStateListenable().removeListener(this.session);
+	}
+
+	/** Reports the lock lost when its own node is deleted by anyone but its owner. */
+	private final class OwnNodeWatcher implements CuratorWatcher {
+
+		private final String node;
+
+		OwnNodeWatcher(String node) {
+			this.node = node;
+		}
+
+		@Override
+		public void process(WatchedEvent event) {
+			if (event.getType() != Watcher.Event.EventType.NodeDeleted) {
+				// Connection events: the watch stays registered, and the session's own listener handles them.
+				return;
+			}
+			ZooKeeperLockHandle handle = ZooKeeperLockEngine.this.held.get(this.node);
+			if (handle != null) {
+				lost(handle, LostLock.Reason.NOT_OWNED);
+			}
+		}
+
+	}
+
+}

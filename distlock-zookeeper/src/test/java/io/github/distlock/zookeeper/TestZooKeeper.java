@@ -1,0 +1,95 @@
+package io.github.distlock.zookeeper;
+
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * A ZooKeeper server inside the test JVM, with clients as separate application instances would have them, and a
+ * client of its own that reads and deletes lock nodes behind the engines' backs.
+ */
+final class TestZooKeeper implements AutoCloseable {
+
+	/**
+	 * Short, so that a session that ends without a goodbye frees its locks soon; the server's tick of 100 ms allows
+	 * 200 ms to 2 s.
+	 */
+	static final int SESSION_TIMEOUT_MS = 2000;
+
+	private static final int TICK_MS = 100;
+
+	private final TestingServer server;
+
+	private final CuratorFramework admin;
+
+	private final LockPaths paths = new LockPaths(ZooKeeperLockEngine.DEFAULT_ROOT);
+
+	TestZooKeeper() throws Exception {
+		// Every lock and release is a transaction; an fsync for each would make the suite crawl on a slow disk.
+		System.setProperty("zookeeper.forceSync", "no");
+		// Unlimited connections from one host: every engine is a client of its own.
+		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0);
+		this.server = new TestingServer(spec, true);
+		this.admin = newClient();
+	}
+
+	/** A started, connected client with the short session timeout. */
+	CuratorFramework newClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
+			.connectionTimeoutMs(1000)
+			.retryPolicy(new RetryNTimes(10, 100))
+			.build();
+		client.start();
+		if (!client.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)) {
+			client.close();
+			throw new IllegalStateException("No connection to the test ZooKeeper server");
+		}
+		return client;
+	}
+
+	TestingServer server() {
+		return this.server;
+	}
+
+	/** The nodes queued for a lock, holder first in sequence order, read without the engines. */
+	List<String> nodes(String name, String key) {
+		try {
+			List<String> children = this.admin.getChildren().forPath(this.paths.lockDirectory(name, key));
+			children.sort(java.util.Comparator.comparing(LockQueue::sequence));
+			return children;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Deletes every node of a lock, as an operator would. */
+	void deleteNodes(String name, String key) {
+		String directory = this.paths.lockDirectory(name, key);
+		for (String node : nodes(name, key)) {
+			try {
+				this.admin.delete().quietly().forPath(directory + "/" + node);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.admin.close();
+		this.server.close();
+	}
+
+}
