@@ -25,6 +25,7 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
+import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
@@ -67,7 +68,7 @@ import io.github.distlock.engine.support.LeaseWatchdog;
  * <p>
  * The engine does not own the client: the caller starts it, and closes it after {@link #close()}.
  */
-public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoCloseable {
+public final class ZooKeeperLockEngine implements ObservableLockEngine, CheckableLockEngine, AutoCloseable {
 
 	/** The default root of every lock's path. */
 	public static final String DEFAULT_ROOT = "/distlock";
@@ -93,6 +94,9 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoClos
 	private final Map<String, ZooKeeperLockHandle> held = new ConcurrentHashMap<>();
 
 	private final AtomicInteger waiting = new AtomicInteger();
+
+	/** The server's refusal of the last lock call, while it lasts; null once a lock node was created again. */
+	private volatile String refusal;
 
 	/**
 	 * @param client a started client; its session timeout bounds how long a crashed holder keeps its locks
@@ -127,8 +131,9 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoClos
 			throw ex;
 		}
 		catch (Exception ex) {
-			throw unavailable(request, start, ex);
+			throw failed(request, start, ex);
 		}
+		this.refusal = null;
 		long grantedAt = 0;
 		boolean acquired = false;
 		try {
@@ -176,7 +181,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoClos
 			throw ex;
 		}
 		catch (Exception ex) {
-			throw unavailable(request, start, ex);
+			throw failed(request, start, ex);
 		}
 	}
 
@@ -394,8 +399,48 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, AutoClos
 		}
 	}
 
-	private static LockAcquisitionException unavailable(LockRequest request, long start, Exception cause) {
+	/**
+	 * A refusal fails the call at once, as what it is, and stands until a lock node is created again; anything else
+	 * means the server could not be reached in time.
+	 */
+	private RuntimeException failed(LockRequest request, long start, Exception cause) {
+		KeeperException refused = ZooKeeperFailures.refusal(cause);
+		if (refused != null) {
+			String reason = ZooKeeperFailures.describeRefusal(refused, this.paths.root());
+			this.refusal = "ZooKeeper refuses distlock's lock nodes: " + reason;
+			return new LockStoreException(request.name(), request.key(), refused.code().name(),
+					"ZooKeeper refused the lock: " + reason, cause);
+		}
 		return new LockAcquisitionException(request.name(), request.key(), waited(start), cause);
+	}
+
+	/** One existence check of the lock root, answered within the timeout. */
+	@Override
+	public Duration ping(Duration timeout) {
+		long start = System.nanoTime();
+		CompletableFuture<Boolean> answer = new CompletableFuture<>();
+		try {
+			this.client.checkExists().inBackground((client, event) -> answer(answer, event)).forPath("/");
+			answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while checking ZooKeeper", ex);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("ZooKeeper did not answer the check", ex);
+		}
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	@Override
+	public String describeFailure(Throwable failure, Duration timeout) {
+		return ZooKeeperFailures.describe(failure, timeout, this.paths.root());
+	}
+
+	@Override
+	public String standingRefusal() {
+		return this.refusal;
 	}
 
 	private static Duration waited(long start) {

@@ -8,6 +8,7 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
 
 /**
  * A ZooKeeper server inside the test JVM, with clients as separate application instances would have them, and a
@@ -84,6 +85,20 @@ final class TestZooKeeper implements AutoCloseable {
 				throw new IllegalStateException(ex);
 			}
 		}
+	}
+
+	/** Creates a node that anyone may read and nobody may write under, as a locked-down root would be. */
+	void createReadOnly(String path) throws Exception {
+		this.admin.create().withACL(ZooDefs.Ids.READ_ACL_UNSAFE).forPath(path);
+	}
+
+	/**
+	 * Lets anyone do anything under an empty node. Changing its ACL would take a permission the node does not give,
+	 * so it is made again (the parent's ACL allows that).
+	 */
+	void openUp(String path) throws Exception {
+		this.admin.delete().forPath(path);
+		this.admin.create().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(path);
 	}
 
 	@Override

@@ -13,6 +13,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
@@ -266,6 +270,57 @@ class ZooKeeperLockEngineTests {
 		assertThat(held.verify()).isTrue();
 		assertThat(held.release()).as("released from another thread").isTrue();
 		assertThat(engine.heldCount()).isZero();
+	}
+
+	@Test
+	void aMissingPermissionFailsTheCallAtOnceSaysSoAndStandsUntilGranted() throws Exception {
+		zooKeeper.createReadOnly("/locked-down");
+		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client(), "/locked-down", this.lost::add);
+		this.engines.add(engine);
+		assertThat(engine.standingRefusal()).isNull();
+
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> engine.acquire(request("denied", Duration.ofSeconds(30))))
+			.satisfies((ex) -> {
+				assertThat(ex.getStoreError()).isEqualTo("NOAUTH");
+				assertThat(ex.getMessage()).contains("no permission (NOAUTH)").contains("/locked-down")
+					.doesNotContain("unreachable");
+			});
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no waiting on a refusal")
+			.isLessThan(Duration.ofSeconds(5));
+		assertThat(engine.standingRefusal()).contains("NOAUTH");
+		// The server answers: a health check reaches it, and the standing refusal is what makes health DOWN.
+		assertThat(engine.ping(Duration.ofSeconds(5))).isPositive();
+
+		zooKeeper.openUp("/locked-down");
+		engine.acquire(request("denied", Duration.ZERO)).release();
+		assertThat(engine.standingRefusal()).isNull();
+	}
+
+	@Test
+	void anUnreachableServerIsToldApartFromARefusal() throws Exception {
+		CuratorFramework nowhere = CuratorFrameworkFactory.builder()
+			.connectString("127.0.0.1:" + InstanceSpec.getRandomPort())
+			.sessionTimeoutMs(TestZooKeeper.SESSION_TIMEOUT_MS)
+			.connectionTimeoutMs(300)
+			.retryPolicy(new RetryNTimes(0, 0))
+			.build();
+		nowhere.start();
+		this.clients.add(nowhere);
+		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(nowhere, ZooKeeperLockEngine.DEFAULT_ROOT,
+				this.lost::add);
+		this.engines.add(engine);
+
+		Duration timeout = Duration.ofMillis(500);
+		Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> engine.ping(timeout));
+		assertThat(failure).isNotNull();
+		assertThat(engine.describeFailure(failure, timeout)).startsWith("ZooKeeper")
+			.containsAnyOf("cannot be reached", "did not answer within 500 ms").doesNotContain("refused");
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> engine.acquire(request("nowhere", Duration.ofMillis(200))))
+			.satisfies((ex) -> assertThat(ex.isStoreUnavailable()).isTrue());
+		assertThat(engine.standingRefusal()).isNull();
 	}
 
 	private static void awaitNodes(String key, int count) throws InterruptedException {
