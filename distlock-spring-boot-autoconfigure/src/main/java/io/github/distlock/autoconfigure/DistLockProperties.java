@@ -20,7 +20,7 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * The lock engine to use when several are on the class path: redis or jdbc. Unset, the one present is used.
+	 * The lock engine to use when several are on the class path: redis, jdbc or zookeeper. Unset, the one present is used.
 	 */
 	private String backend;
 
@@ -55,6 +55,8 @@ public class DistLockProperties {
 	private final Redis redis = new Redis();
 
 	private final Jdbc jdbc = new Jdbc();
+
+	private final Zookeeper zookeeper = new Zookeeper();
 
 	private final Health health = new Health();
 
@@ -122,6 +124,10 @@ public class DistLockProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Zookeeper getZookeeper() {
+		return this.zookeeper;
 	}
 
 	public Redis getRedis() {
@@ -313,6 +319,65 @@ public class DistLockProperties {
 
 		public void setStatementTimeout(Duration statementTimeout) {
 			this.statementTimeout = statementTimeout;
+		}
+
+	}
+
+	/** The ZooKeeper engine (distlock-zookeeper), when distlock makes its own Curator client. */
+	public static class Zookeeper {
+
+		/**
+		 * The ensemble, as host:port pairs separated by commas, optionally followed by a chroot path. Needed unless
+		 * the application defines a CuratorFramework bean.
+		 */
+		private String connectString;
+
+		/**
+		 * Path under which every lock's nodes live.
+		 */
+		private String root = "/distlock";
+
+		/**
+		 * Session timeout asked of the server (which bounds it by its tick time): how long a crashed instance keeps
+		 * its locks.
+		 */
+		private Duration sessionTimeout = Duration.ofSeconds(15);
+
+		/**
+		 * Longest wait for the connection at start-up, and for each reconnection attempt.
+		 */
+		private Duration connectionTimeout = Duration.ofSeconds(5);
+
+		public String getConnectString() {
+			return this.connectString;
+		}
+
+		public void setConnectString(String connectString) {
+			this.connectString = connectString;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public Duration getSessionTimeout() {
+			return this.sessionTimeout;
+		}
+
+		public void setSessionTimeout(Duration sessionTimeout) {
+			this.sessionTimeout = sessionTimeout;
+		}
+
+		public Duration getConnectionTimeout() {
+			return this.connectionTimeout;
+		}
+
+		public void setConnectionTimeout(Duration connectionTimeout) {
+			this.connectionTimeout = connectionTimeout;
 		}
 
 	}

@@ -18,7 +18,11 @@ enum LockBackend {
 			"io.github.distlock.redis.RedisLockEngine", "org.redisson.api.RedissonClient"),
 
 	JDBC("jdbc", "distlock-jdbc (io.github.distlock:distlock-jdbc) with a DataSource (spring.datasource.*) on "
-			+ "PostgreSQL, MySQL/MariaDB or H2", "io.github.distlock.jdbc.JdbcLockEngine");
+			+ "PostgreSQL, MySQL/MariaDB or H2", "io.github.distlock.jdbc.JdbcLockEngine"),
+
+	ZOOKEEPER("zookeeper", "distlock-zookeeper (io.github.distlock:distlock-zookeeper, with Apache Curator) with "
+			+ "distlock.zookeeper.connect-string or a CuratorFramework bean",
+			"io.github.distlock.zookeeper.ZooKeeperLockEngine", "org.apache.curator.framework.CuratorFramework");
 
 	private final String id;
 

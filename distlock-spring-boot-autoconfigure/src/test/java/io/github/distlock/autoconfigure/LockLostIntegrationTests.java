@@ -246,8 +246,9 @@ class LockLostIntegrationTests {
 				}))
 				.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE));
 			assertThat(qty(jdbc)).isEqualTo(10);
-			// Redis expired the key while the holder could not renew it; nothing is left behind.
-			assertThat(RedisKeys.exists(redis, LOCK)).isFalse();
+			// Redis expires the key by its own clock: the holder's deadline, counted from when it sent its last
+			// renewal, comes up to a round trip sooner, so the key may outlive the report by that much, never more.
+			assertThat(keyGoneWithin(LOCK, Duration.ofMillis(LEASE_MILLIS))).as("nothing left behind").isTrue();
 		});
 	}
 
@@ -307,6 +308,17 @@ class LockLostIntegrationTests {
 
 	private static RedisServer process() {
 		return redis.server();
+	}
+
+	private static boolean keyGoneWithin(String key, Duration within) throws InterruptedException {
+		long deadline = System.nanoTime() + within.toNanos();
+		while (RedisKeys.exists(redis, key)) {
+			if (System.nanoTime() > deadline) {
+				return false;
+			}
+			Thread.sleep(5);
+		}
+		return true;
 	}
 
 	private static LostLock awaitLossUnchecked(Duration within) {

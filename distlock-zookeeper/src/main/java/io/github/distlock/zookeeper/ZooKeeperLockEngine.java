@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,8 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -23,6 +26,7 @@ import org.apache.zookeeper.data.Stat;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostListener;
+import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.CheckableLockEngine;
@@ -412,6 +416,38 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 					"ZooKeeper refused the lock: " + reason, cause);
 		}
 		return new LockAcquisitionException(request.name(), request.key(), waited(start), cause);
+	}
+
+	/**
+	 * Proves, before the first lock, that the server lets this client do what locks need: creates and deletes an
+	 * ephemeral node under the root. A missing permission fails here, naming itself, rather than at the first
+	 * locked call.
+	 * @throws LockStoreConnectionException if the server refuses or does not answer
+	 */
+	public void checkAccess() {
+		String store = "ZooKeeper at " + this.client.getZookeeperClient().getCurrentConnectionString();
+		String probe = ZKPaths.makePath(this.paths.root(), "distlock-check-" + UUID.randomUUID());
+		try {
+			this.client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(probe);
+			this.client.delete().guaranteed().forPath(probe);
+		}
+		catch (Exception ex) {
+			KeeperException refused = ZooKeeperFailures.refusal(ex);
+			if (refused != null) {
+				throw new LockStoreConnectionException(store,
+						"ZooKeeper refused distlock's lock nodes: "
+								+ ZooKeeperFailures.describeRefusal(refused, this.paths.root()),
+						"Grant the client's identity CREATE, DELETE and READ on " + this.paths.root()
+								+ ", or choose a lock root it may write (distlock.zookeeper.root)",
+						ex);
+			}
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			throw new LockStoreConnectionException(store,
+					ZooKeeperFailures.describe(ex, Duration.ZERO, this.paths.root()),
+					"Check the connect string and that the ensemble is running", ex);
+		}
 	}
 
 	/** One existence check of the lock root, answered within the timeout. */
