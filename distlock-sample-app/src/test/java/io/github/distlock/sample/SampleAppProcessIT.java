@@ -63,7 +63,7 @@ class SampleAppProcessIT {
 				.isThrownBy(() -> new RespClient("127.0.0.1", redisPort).close());
 			assertThat(Files.readString(log)).contains(
 					"started the sample's embedded Redis on 127.0.0.1:" + redisPort,
-					"Stopped the sample's embedded Redis on 127.0.0.1:" + redisPort);
+					"Stopped embedded redis-server on 127.0.0.1:" + redisPort);
 		}
 		finally {
 			children.addAll(app.descendants().toList());

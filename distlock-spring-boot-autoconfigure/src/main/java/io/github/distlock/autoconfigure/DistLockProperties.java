@@ -58,6 +58,8 @@ public class DistLockProperties {
 
 	private final Zookeeper zookeeper = new Zookeeper();
 
+	private final Shedlock shedlock = new Shedlock();
+
 	private final Health health = new Health();
 
 	private final Endpoint endpoint = new Endpoint();
@@ -124,6 +126,10 @@ public class DistLockProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Shedlock getShedlock() {
+		return this.shedlock;
 	}
 
 	public Zookeeper getZookeeper() {
@@ -319,6 +325,38 @@ public class DistLockProperties {
 
 		public void setStatementTimeout(Duration statementTimeout) {
 			this.statementTimeout = statementTimeout;
+		}
+
+	}
+
+	/** ShedLock's lock provider on distlock (distlock-shedlock). */
+	public static class Shedlock {
+
+		/**
+		 * Whether to define ShedLock's LockProvider on the lock engine when the application defines none.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * The distlock lock name whose keys ShedLock's lock names are. Applications that share a store and must
+		 * not share their jobs' locks use different names.
+		 */
+		private String name = "shedlock";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getName() {
+			return this.name;
+		}
+
+		public void setName(String name) {
+			this.name = name;
 		}
 
 	}

@@ -11,10 +11,10 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
-import io.github.distlock.sample.embedded.EmbeddedRedisServer;
 import io.github.distlock.sample.shop.Orders;
 import io.github.distlock.sample.shop.Products;
 import io.github.distlock.sample.shop.StockService;
+import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
 /**
  * The oversell demo, run at start-up with the {@code oversell-demo} profile: this application and a second instance

@@ -10,7 +10,7 @@ import org.springframework.core.env.Environment;
 
 import io.github.distlock.sample.SampleApplication;
 import io.github.distlock.sample.embedded.EmbeddedRedisInitializer;
-import io.github.distlock.sample.embedded.EmbeddedRedisServer;
+import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
 /**
  * Starts another instance of the sample in this JVM, as a second server of the same shop would be: its own Spring

@@ -7,9 +7,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+
+import io.github.distlock.testing.redis.EmbeddedRedisServer;
+import io.github.distlock.testing.redis.RedisBinary;
 
 /**
  * Starts the sample's own Redis when the user configured none, and points Spring Boot's Redis settings at it.
@@ -42,9 +44,9 @@ final class EmbeddedRedisStarter implements BeanFactoryPostProcessor {
 			return;
 		}
 		int port = this.environment.getProperty(EmbeddedRedisInitializer.PORT_PROPERTY, Integer.class, 0);
-		RedisBinary binary = RedisBinary.locate(System.getenv("PATH"));
-		EmbeddedRedisServer server = EmbeddedRedisServer.start(binary, port);
-		register(beanFactory, server);
+		EmbeddedRedisServer server = start(port);
+		// Also stops the server when the context fails to start.
+		server.bindTo(beanFactory, BEAN_NAME);
 		// Lowest precedence: only reached because nothing above it sets these keys.
 		this.environment.getPropertySources()
 			.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME,
@@ -54,16 +56,13 @@ final class EmbeddedRedisStarter implements BeanFactoryPostProcessor {
 				+ " Redis, or " + EmbeddedRedisInitializer.ENABLED_PROPERTY + "=false to start none.");
 	}
 
-	private void register(ConfigurableListableBeanFactory beanFactory, EmbeddedRedisServer server) {
-		beanFactory.registerSingleton(BEAN_NAME, server);
-		if (beanFactory instanceof DefaultSingletonBeanRegistry registry) {
-			// A singleton registered by hand is not destroyed with the context unless it is declared disposable;
-			// this also stops the server when the context fails to start.
-			registry.registerDisposableBean(BEAN_NAME, server);
+	private static EmbeddedRedisServer start(int port) {
+		try {
+			return EmbeddedRedisServer.start(RedisBinary.locate(System.getenv("PATH")), port);
 		}
-		else {
-			server.stop();
-			throw new IllegalStateException("Cannot tie the embedded Redis to " + beanFactory.getClass().getName());
+		catch (IllegalStateException ex) {
+			throw new IllegalStateException("The sample could not start a Redis of its own: " + ex.getMessage()
+					+ " Or point spring.data.redis.host and spring.data.redis.port at a Redis.", ex);
 		}
 	}
 

@@ -1,15 +1,10 @@
 package io.github.distlock.sample.embedded;
 
-import java.io.File;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -24,12 +19,14 @@ import io.github.distlock.sample.shop.Purchase;
 import io.github.distlock.sample.shop.StockService;
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
+import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The sample's own Redis: started when the user configured none, and only then.
+ * The sample's own Redis: started when the user configured none, and only then. (Finding and running the binary is
+ * distlock-test's, and tested there.)
  */
 class EmbeddedRedisTests {
 
@@ -96,31 +93,6 @@ class EmbeddedRedisTests {
 			assertNothingStarted(context, before);
 			assertThat(context.getEnvironment().getProperty("spring.data.redis.host")).isNull();
 		}
-	}
-
-	@Test
-	void prefersARedisServerOnThePath(@TempDir Path dir) throws IOException {
-		Path executable = Files.createFile(dir.resolve("redis-server"));
-		assertThat(executable.toFile().setExecutable(true)).isTrue();
-		RedisBinary binary = RedisBinary.locate(dir.resolveSibling("absent") + File.pathSeparator + dir);
-		assertThat(binary.origin()).isEqualTo("PATH");
-		assertThat(binary.file()).isEqualTo(executable.toFile());
-	}
-
-	@Test
-	void withoutRedisOnThePathRunsTheBinaryInsideEmbeddedRedis() {
-		RedisBinary binary = RedisBinary.locate("");
-		assertThat(binary.origin()).isEqualTo("embedded-redis");
-		EmbeddedRedisServer server = EmbeddedRedisServer.start(binary, 0);
-		try (RespClient raw = new RespClient(server.host(), server.port())) {
-			assertThat(raw.call("SET", "k", "v")).isEqualTo("OK");
-			assertThat(raw.get("k")).isEqualTo("v");
-		}
-		finally {
-			server.stop();
-		}
-		assertThatExceptionOfType(UncheckedIOException.class)
-			.isThrownBy(() -> new RespClient(server.host(), server.port()).close());
 	}
 
 	private static void assertNothingStarted(ConfigurableApplicationContext context, List<Long> before) {

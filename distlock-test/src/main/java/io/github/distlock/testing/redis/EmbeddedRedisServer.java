@@ -1,4 +1,4 @@
-package io.github.distlock.sample.embedded;
+package io.github.distlock.testing.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,14 +13,18 @@ import java.util.stream.Stream;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 
 /**
- * A real {@code redis-server} process that the sample runs for itself on loopback, with nothing persisted, so that
- * a first run needs no Redis installed. It lives exactly as long as the application context that started it.
+ * A real {@code redis-server} process on loopback, with nothing persisted, for an application context that needs a
+ * Redis of its own: a test context ({@code @AutoConfigureDistLock}) or the sample's first run. Tied to a context
+ * with {@link #bindTo}, it lives exactly as long as that context.
  */
 public final class EmbeddedRedisServer implements DisposableBean {
 
-	static final String HOST = "127.0.0.1";
+	/** Loopback only: nothing outside this machine should reach a server without a password. */
+	public static final String HOST = "127.0.0.1";
 
 	private static final Log logger = LogFactory.getLog(EmbeddedRedisServer.class);
 
@@ -48,8 +52,9 @@ public final class EmbeddedRedisServer implements DisposableBean {
 	 * Starts a server and waits until it answers.
 	 * @param binary the executable to run
 	 * @param port the port to listen on, or 0 for a free one
+	 * @throws IllegalStateException if the server could not be run, exited, or did not answer in time
 	 */
-	static EmbeddedRedisServer start(RedisBinary binary, int port) {
+	public static EmbeddedRedisServer start(RedisBinary binary, int port) {
 		int attempts = (port == 0) ? PORT_ATTEMPTS : 1;
 		IllegalStateException failure = null;
 		for (int attempt = 0; attempt < attempts; attempt++) {
@@ -67,7 +72,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 		Path dir = createWorkDirectory();
 		Process process;
 		try {
-			// No RDB snapshots and no AOF: a dev server that leaves nothing behind when it stops.
+			// No RDB snapshots and no AOF: a server that leaves nothing behind when it stops.
 			process = new ProcessBuilder(binary.file().getAbsolutePath(), "--port", String.valueOf(port), "--bind",
 					HOST, "--save", "", "--appendonly", "no", "--dir", dir.toString())
 				.redirectErrorStream(true)
@@ -110,6 +115,21 @@ public final class EmbeddedRedisServer implements DisposableBean {
 				"redis-server did not answer on port " + this.port + " within " + READY_TIMEOUT_MILLIS + " ms: " + log);
 	}
 
+	/**
+	 * Registers this server as a singleton of the bean factory that the factory destroys, stopping the server, when
+	 * its context closes, and also when the context fails to start.
+	 * @throws IllegalStateException (after stopping the server) if the bean factory cannot destroy singletons
+	 */
+	public void bindTo(ConfigurableListableBeanFactory beanFactory, String beanName) {
+		if (!(beanFactory instanceof DefaultSingletonBeanRegistry registry)) {
+			stop();
+			throw new IllegalStateException("Cannot tie an embedded Redis to " + beanFactory.getClass().getName());
+		}
+		beanFactory.registerSingleton(beanName, this);
+		// A singleton registered by hand is not destroyed with the context unless it is declared disposable.
+		registry.registerDisposableBean(beanName, this);
+	}
+
 	public String host() {
 		return HOST;
 	}
@@ -134,7 +154,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 	}
 
 	/** Stops the server (SIGTERM, then SIGKILL if it lingers) and removes its working directory. */
-	void stop() {
+	public void stop() {
 		if (this.process.isAlive()) {
 			this.process.destroy();
 			try {
@@ -146,7 +166,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 				this.process.destroyForcibly();
 				Thread.currentThread().interrupt();
 			}
-			logger.info("Stopped the sample's embedded Redis on " + HOST + ":" + this.port);
+			logger.info("Stopped embedded redis-server on " + HOST + ":" + this.port);
 		}
 		deleteQuietly(this.dir);
 	}
@@ -171,7 +191,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 
 	private static Path createWorkDirectory() {
 		try {
-			return Files.createTempDirectory("distlock-sample-redis-");
+			return Files.createTempDirectory("distlock-redis-");
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not create a directory for redis-server", ex);
@@ -183,7 +203,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
 		}
 		catch (IOException ex) {
-			// A leftover temporary directory is harmless; the server itself is what must not outlive the app.
+			// A leftover temporary directory is harmless; the server itself is what must not outlive its context.
 		}
 	}
 

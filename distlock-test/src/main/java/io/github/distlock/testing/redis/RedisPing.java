@@ -1,4 +1,4 @@
-package io.github.distlock.sample.embedded;
+package io.github.distlock.testing.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +10,7 @@ import java.util.Arrays;
 
 /**
  * Asks a Redis server whether it accepts commands, with a bare socket: a freshly started server gives no other sign
- * that it is ready, and the sample should not need a Redis client of its own just for that.
+ * that it is ready, and starting one should not need a Redis client.
  */
 final class RedisPing {
 

@@ -1,4 +1,4 @@
-package io.github.distlock.sample.embedded;
+package io.github.distlock.testing.redis;
 
 import java.io.File;
 import java.io.IOException;
@@ -6,27 +6,45 @@ import java.io.IOException;
 import redis.embedded.core.ExecutableProvider;
 
 /**
- * The {@code redis-server} executable the sample runs, and where it came from (for the start-up log line).
+ * The {@code redis-server} executable to run, and where it came from (for log lines and failure messages).
  *
  * @param file the executable
  * @param origin where it was found, such as "PATH" or "embedded-redis"
  */
-record RedisBinary(File file, String origin) {
+public record RedisBinary(File file, String origin) {
 
 	private static final String EXECUTABLE = "redis-server";
+
+	/** What to do when there is no server to run; the callers add their own way out. */
+	public static final String INSTALL_ADVICE = "Install Redis so that redis-server is on the PATH (apt install "
+			+ "redis-server, dnf install redis, brew install redis)";
 
 	/**
 	 * A {@code redis-server} on the given search path, else the binary shipped inside embedded-redis. The installed
 	 * one comes first: it is a current release built for this machine, while the shipped ones are older builds for a
 	 * few common platforms.
 	 * @param searchPath a PATH-style list of directories, may be {@code null}
+	 * @throws IllegalStateException if there is neither
 	 */
-	static RedisBinary locate(String searchPath) {
+	public static RedisBinary locate(String searchPath) {
 		File onPath = findOnPath(searchPath);
 		if (onPath != null) {
 			return new RedisBinary(onPath, "PATH");
 		}
 		return bundled();
+	}
+
+	/**
+	 * Exactly this executable, with no search: for a setting that names it.
+	 * @param origin what named it, such as a property
+	 * @throws IllegalStateException if it is not an executable file
+	 */
+	public static RedisBinary at(File file, String origin) {
+		if (!file.isFile() || !file.canExecute()) {
+			throw new IllegalStateException(origin + " names " + file + ", which is not an executable file. "
+					+ INSTALL_ADVICE + ", or point " + origin + " at its redis-server.");
+		}
+		return new RedisBinary(file, origin);
 	}
 
 	private static File findOnPath(String searchPath) {
@@ -53,9 +71,9 @@ record RedisBinary(File file, String origin) {
 			return new RedisBinary(file, "embedded-redis");
 		}
 		catch (IOException | RuntimeException ex) {
-			throw new IllegalStateException("The sample could not find a Redis server to start: there is no "
-					+ EXECUTABLE + " on the PATH and embedded-redis has no binary for this machine (" + ex.getMessage()
-					+ "). Install Redis, or point spring.data.redis.host and spring.data.redis.port at one.", ex);
+			throw new IllegalStateException("No Redis server to start: there is no " + EXECUTABLE + " on the PATH "
+					+ "and embedded-redis has no binary for this machine (" + ex.getMessage() + "). " + INSTALL_ADVICE
+					+ ".", ex);
 		}
 	}
 

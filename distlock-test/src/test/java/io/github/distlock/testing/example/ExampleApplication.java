@@ -1,0 +1,12 @@
+package io.github.distlock.testing.example;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * The application of the README's example test: an order service whose payments are locked per order and whose
+ * ledger is fenced by token.
+ */
+@SpringBootApplication
+public class ExampleApplication {
+
+}
