@@ -96,6 +96,16 @@ final class RedisConnectionDiagnosis {
 	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure) {
 		String store = target.description();
 		if (target.tls()) {
+			if (TlsHandshakeProbe.answersPlainRedis(target, timeoutMillis)) {
+				return new LockStoreConnectionException(store, "TLS: " + store + " answers plain Redis, not TLS",
+						"Turn TLS off (redis:// instead of rediss://, spring.data.redis.ssl.enabled=false), or use "
+								+ "the server's TLS port.",
+						failure);
+			}
+			LockStoreConnectionException refused = clientCertificateRefused(target, timeoutMillis, failure);
+			if (refused != null) {
+				return refused;
+			}
 			return new LockStoreConnectionException(store, "TLS: no TLS handshake with " + store + " within "
 					+ timeoutMillis + " ms; the port most likely serves plain Redis, not TLS",
 					"If the port serves plain Redis, turn TLS off (redis:// instead of rediss://, "
@@ -107,6 +117,42 @@ final class RedisConnectionDiagnosis {
 				"If the port is a TLS port, turn TLS on (rediss://, spring.data.redis.ssl.enabled=true or an SSL "
 						+ "bundle); else check that Redis is not stalled (SIGSTOP, CLIENT PAUSE, a long script).",
 				failure);
+	}
+
+	/**
+	 * A server that wants mutual TLS ends the connection by an alert Redisson does not pass on: one handshake of our
+	 * own tells a missing or untrusted client certificate apart from a port without TLS.
+	 */
+	private static LockStoreConnectionException clientCertificateRefused(RedisTarget target, long timeoutMillis,
+			Throwable failure) {
+		SSLException probe = TlsHandshakeProbe.failure(target, timeoutMillis);
+		if (probe == null) {
+			return null;
+		}
+		String store = target.description();
+		if (TlsHandshakeProbe.certificateRequired(probe)) {
+			return new LockStoreConnectionException(store, "TLS: " + store + " requires a client certificate "
+					+ "(mutual TLS) and distlock presented none",
+					"Give distlock a client certificate signed by a CA the server trusts: an SSL bundle with a "
+							+ "keystore (spring.ssl.bundle.pem.<bundle>.keystore.certificate and .private-key), or "
+							+ "sslKeystore in the Redisson file.",
+					withCause(failure, probe));
+		}
+		if (TlsHandshakeProbe.certificateRejected(probe)) {
+			return new LockStoreConnectionException(store, "TLS: " + store + " rejected distlock's client "
+					+ "certificate (" + probe.getMessage() + ")",
+					"Use a client certificate signed by a CA in the server's tls-ca-cert-file, valid and meant for "
+							+ "client authentication.",
+					withCause(failure, probe));
+		}
+		return new LockStoreConnectionException(store, "TLS handshake with " + store + " failed: "
+				+ probe.getMessage(), "Check the TLS settings of the client and of Redis.", withCause(failure, probe));
+	}
+
+	/** Keeps Redisson's own failure, with the probe's answer beside it. */
+	private static Throwable withCause(Throwable failure, SSLException probe) {
+		failure.addSuppressed(probe);
+		return failure;
 	}
 
 	private static LockStoreConnectionException tlsFailure(List<Throwable> chain, RedisTarget target,

@@ -34,6 +34,18 @@ public final class TlsRedis implements AutoCloseable {
 	 * {@code DNS:redis.example}
 	 */
 	public static TlsRedis start(String subjectAltName) {
+		return start(subjectAltName, false);
+	}
+
+	/**
+	 * A server that also requires a client certificate signed by its CA (mutual TLS). Two client certificates are
+	 * made: {@link #clientCertificate()}, signed by that CA, and {@link #strangerCertificate()}, signed by another.
+	 */
+	public static TlsRedis startMutual(String subjectAltName) {
+		return start(subjectAltName, true);
+	}
+
+	private static TlsRedis start(String subjectAltName, boolean mutual) {
 		try {
 			Path dir = Files.createTempDirectory("distlock-tls-");
 			openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
@@ -43,16 +55,31 @@ public final class TlsRedis implements AutoCloseable {
 			Files.writeString(dir.resolve("san.ext"), "subjectAltName=" + subjectAltName + "\n");
 			openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
 					"-out", "server.crt", "-days", "2", "-extfile", "san.ext");
+			if (mutual) {
+				signClient(dir, "client", "ca");
+				openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "other-ca.key", "-out",
+						"other-ca.crt", "-days", "2", "-subj", "/CN=another CA");
+				signClient(dir, "stranger", "other-ca");
+			}
 			int tlsPort = RedisProcess.freePort();
 			RedisProcess process = RedisServers.startProcess(List.of("--tls-port", String.valueOf(tlsPort),
 					"--tls-cert-file", dir.resolve("server.crt").toString(), "--tls-key-file",
 					dir.resolve("server.key").toString(), "--tls-ca-cert-file", dir.resolve("ca.crt").toString(),
-					"--tls-auth-clients", "no"));
+					"--tls-auth-clients", mutual ? "yes" : "no"));
 			return new TlsRedis(dir, tlsPort, process);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/** A client key and certificate ({@code name.key}, {@code name.crt}) signed by the given CA. */
+	private static void signClient(Path dir, String name, String ca) throws IOException {
+		openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key", "-out", name + ".csr", "-subj",
+				"/CN=distlock test " + name);
+		Files.writeString(dir.resolve(name + ".ext"), "extendedKeyUsage=clientAuth\n");
+		openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
+				"-CAcreateserial", "-out", name + ".crt", "-days", "2", "-extfile", name + ".ext");
 	}
 
 	private static void openssl(Path dir, String... args) throws IOException {
@@ -90,6 +117,24 @@ public final class TlsRedis implements AutoCloseable {
 	/** The CA certificate that signed the server's, in PEM. */
 	public Path caCertificate() {
 		return this.dir.resolve("ca.crt");
+	}
+
+	/** A client certificate the server trusts (mutual TLS only), in PEM; its key is {@link #clientKey()}. */
+	public Path clientCertificate() {
+		return this.dir.resolve("client.crt");
+	}
+
+	public Path clientKey() {
+		return this.dir.resolve("client.key");
+	}
+
+	/** A client certificate signed by a CA the server does not know (mutual TLS only); its key is beside it. */
+	public Path strangerCertificate() {
+		return this.dir.resolve("stranger.crt");
+	}
+
+	public Path strangerKey() {
+		return this.dir.resolve("stranger.key");
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.distlock.LockStoreConnectionException;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.LockRequest;
 import io.github.distlock.test.LeastPrivilegeRedis;
 import io.github.distlock.test.TlsRedis;
 
@@ -44,7 +48,9 @@ class RedisStartupFailureIntegrationTests {
 
 	private static TlsRedis tlsForAnotherHost;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+	private static TlsRedis mutualTls;
+
+	private static final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
@@ -54,11 +60,16 @@ class RedisStartupFailureIntegrationTests {
 		secured = LeastPrivilegeRedis.start();
 		tlsByIp = TlsRedis.start("IP:127.0.0.1");
 		tlsForAnotherHost = TlsRedis.start("DNS:redis.distlock.invalid");
+		mutualTls = TlsRedis.startMutual("IP:127.0.0.1");
+		// The first context of a JVM loads Spring, Redisson, Netty and the JDK's TLS: time no test's start-up with it.
+		runner.withPropertyValues(tls(tlsByIp.tlsPort()))
+			.withPropertyValues(trusting(tlsByIp))
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@AfterAll
 	static void stopServers() {
-		for (AutoCloseable server : new AutoCloseable[] { secured, tlsByIp, tlsForAnotherHost }) {
+		for (AutoCloseable server : new AutoCloseable[] { secured, tlsByIp, tlsForAnotherHost, mutualTls }) {
 			try {
 				if (server != null) {
 					server.close();
@@ -72,7 +83,7 @@ class RedisStartupFailureIntegrationTests {
 
 	@Test
 	void theRightCredentialsStartAndAreCheckedOnce() {
-		this.runner.withPropertyValues(securedAs(LeastPrivilegeRedis.USER, secured.password()))
+		runner.withPropertyValues(securedAs(LeastPrivilegeRedis.USER, secured.password()))
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -117,7 +128,7 @@ class RedisStartupFailureIntegrationTests {
 
 	@Test
 	void aTrustedCertificateForTheHostStarts() {
-		this.runner.withPropertyValues(tls(tlsByIp.tlsPort()))
+		runner.withPropertyValues(tls(tlsByIp.tlsPort()))
 			.withPropertyValues(trusting(tlsByIp))
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
@@ -132,6 +143,36 @@ class RedisStartupFailureIntegrationTests {
 		Failure failure = start(merge(tls(tlsForAnotherHost.tlsPort()), trusting(tlsForAnotherHost)));
 		failure.assertCause("TLS: server certificate does not match the host of Redis at rediss://127.0.0.1:"
 				+ tlsForAnotherHost.tlsPort());
+	}
+
+	@Test
+	void mutualTlsWithACertificateTheServerTrustsStartsAndLocks() {
+		runner.withPropertyValues(tls(mutualTls.tlsPort()))
+			.withPropertyValues(trusting(mutualTls))
+			.withPropertyValues(presenting(mutualTls.clientCertificate(), mutualTls.clientKey()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				LockEngine engine = context.getBean(LockEngine.class);
+				LockHandle handle = engine
+					.acquire(new LockRequest("tls", "mutual", Duration.ofSeconds(5), Duration.ZERO, true, null));
+				assertThat(handle.verify()).isTrue();
+				assertThat(handle.release()).isTrue();
+			});
+	}
+
+	@Test
+	void noClientCertificateForAServerThatRequiresOneSaysSo() {
+		start(merge(tls(mutualTls.tlsPort()), trusting(mutualTls)))
+			.assertCause("TLS: Redis at rediss://127.0.0.1:" + mutualTls.tlsPort()
+					+ " requires a client certificate");
+	}
+
+	@Test
+	void aClientCertificateTheServerDoesNotTrustSaysSo() {
+		start(merge(merge(tls(mutualTls.tlsPort()), trusting(mutualTls)),
+				presenting(mutualTls.strangerCertificate(), mutualTls.strangerKey())))
+			.assertCause("TLS: Redis at rediss://127.0.0.1:" + mutualTls.tlsPort()
+					+ " rejected distlock's client certificate");
 	}
 
 	@Test
@@ -161,6 +202,11 @@ class RedisStartupFailureIntegrationTests {
 				"spring.data.redis.ssl.bundle=redis" };
 	}
 
+	private static String[] presenting(Path certificate, Path key) {
+		return new String[] { "spring.ssl.bundle.pem.redis.keystore.certificate=file:" + certificate,
+				"spring.ssl.bundle.pem.redis.keystore.private-key=file:" + key };
+	}
+
 	private static String[] merge(String[] first, String[] second) {
 		List<String> all = new ArrayList<>(List.of(first));
 		all.addAll(List.of(second));
@@ -171,7 +217,7 @@ class RedisStartupFailureIntegrationTests {
 	private Failure start(String... properties) {
 		Failure[] failure = new Failure[1];
 		long start = System.nanoTime();
-		this.runner.withPropertyValues(properties).run((context) -> {
+		runner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
 			failure[0] = new Failure(context.getStartupFailure());
 		});

@@ -1,0 +1,181 @@
+package io.github.distlock.redis;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.util.List;
+
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+
+import org.redisson.config.BaseConfig;
+import org.redisson.config.ClusterServersConfig;
+import org.redisson.config.SentinelServersConfig;
+import org.redisson.config.SingleServerConfig;
+
+/**
+ * One TLS handshake and one command on a plain socket, with the client's own certificates, to learn why a TLS server
+ * stayed silent towards Redisson. A server that requires a client certificate (Redis's {@code tls-auth-clients yes})
+ * ends a connection without one, or with one it does not trust, by a TLS alert that arrives after the handshake
+ * seems done; Redisson only sees its connection time out, which alone would read as a server that speaks no TLS.
+ */
+final class TlsHandshakeProbe {
+
+	private TlsHandshakeProbe() {
+	}
+
+	/**
+	 * The longest the probe waits for each step. A server that speaks TLS answers a handshake on the spot; one that
+	 * does not (a plain port) never answers, and the probe must not double the time start-up takes to say so.
+	 */
+	private static final int MAX_WAIT_MILLIS = 500;
+
+	/**
+	 * Whether the server's first address answers a plain {@code PING} as Redis does (a reply of any kind, an error
+	 * included): a port without TLS. A TLS port ends such a connection at once, so neither case waits long.
+	 */
+	static boolean answersPlainRedis(RedisTarget target, long timeoutMillis) {
+		URI address = firstAddress(target.server());
+		if (address == null) {
+			return false;
+		}
+		int timeout = (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
+			socket.setSoTimeout(timeout);
+			socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			socket.getOutputStream().flush();
+			int first = socket.getInputStream().read();
+			// The first byte of every RESP reply: simple string, error, integer, bulk string, array.
+			return first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
+		}
+		catch (Exception ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * @return the TLS failure the server's first address answers with, or null when the handshake and a command
+	 * went through, or the probe could not be made (no address, unreadable key material, no connection)
+	 */
+	static SSLException failure(RedisTarget target, long timeoutMillis) {
+		URI address = firstAddress(target.server());
+		SSLContext context = (address != null) ? context(target.server()) : null;
+		if (context == null) {
+			return null;
+		}
+		int timeout = (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
+		try (Socket plain = new Socket()) {
+			plain.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
+			plain.setSoTimeout(timeout);
+			try (SSLSocket socket = (SSLSocket) context.getSocketFactory()
+				.createSocket(plain, address.getHost(), address.getPort(), false)) {
+				socket.startHandshake();
+				socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+				socket.getOutputStream().flush();
+				InputStream in = socket.getInputStream();
+				in.read();
+				return null;
+			}
+		}
+		catch (SSLException ex) {
+			return ex;
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	/** Whether the failure is the server's alert that it wanted a client certificate and got none. */
+	static boolean certificateRequired(SSLException failure) {
+		return mentions(failure, "certificate_required");
+	}
+
+	/** Whether the failure is the server's alert that it does not accept the client's certificate. */
+	static boolean certificateRejected(SSLException failure) {
+		return mentions(failure, "unknown_ca") || mentions(failure, "bad_certificate")
+				|| mentions(failure, "certificate_unknown") || mentions(failure, "unsupported_certificate")
+				|| mentions(failure, "certificate_expired") || mentions(failure, "access_denied");
+	}
+
+	private static boolean mentions(Throwable failure, String text) {
+		return failure.getMessage() != null && failure.getMessage().contains(text);
+	}
+
+	private static URI firstAddress(BaseConfig<?> server) {
+		List<String> addresses;
+		if (server instanceof SingleServerConfig single) {
+			addresses = List.of(single.getAddress());
+		}
+		else if (server instanceof SentinelServersConfig sentinel) {
+			addresses = sentinel.getSentinelAddresses();
+		}
+		else if (server instanceof ClusterServersConfig cluster) {
+			addresses = cluster.getNodeAddresses();
+		}
+		else {
+			return null;
+		}
+		try {
+			return addresses.isEmpty() ? null : URI.create(addresses.get(0));
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	/** The client's TLS material as Redisson would use it: its factories, else its key and trust stores. */
+	private static SSLContext context(BaseConfig<?> server) {
+		try {
+			KeyManager[] keys = null;
+			if (server.getSslKeyManagerFactory() != null) {
+				keys = server.getSslKeyManagerFactory().getKeyManagers();
+			}
+			else if (server.getSslKeystore() != null) {
+				KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+				char[] password = password(server.getSslKeystorePassword());
+				factory.init(load(server.getSslKeystore(), server.getSslKeystoreType(), password), password);
+				keys = factory.getKeyManagers();
+			}
+			TrustManager[] trust = null;
+			if (server.getSslTrustManagerFactory() != null) {
+				trust = server.getSslTrustManagerFactory().getTrustManagers();
+			}
+			else if (server.getSslTruststore() != null) {
+				TrustManagerFactory factory = TrustManagerFactory
+					.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+				factory.init(load(server.getSslTruststore(), server.getSslKeystoreType(),
+						password(server.getSslTruststorePassword())));
+				trust = factory.getTrustManagers();
+			}
+			SSLContext context = SSLContext.getInstance("TLS");
+			context.init(keys, trust, null);
+			return context;
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	private static KeyStore load(URL url, String type, char[] password) throws Exception {
+		KeyStore store = KeyStore.getInstance((type != null) ? type : KeyStore.getDefaultType());
+		try (InputStream in = url.openStream()) {
+			store.load(in, password);
+		}
+		return store;
+	}
+
+	private static char[] password(String password) {
+		return (password != null) ? password.toCharArray() : null;
+	}
+
+}
