@@ -14,6 +14,7 @@ import io.github.distlock.benchmarks.report.Report;
 import io.github.distlock.benchmarks.report.Results;
 import io.github.distlock.benchmarks.scenarios.Scenario;
 import io.github.distlock.benchmarks.shared.SharedLockBenchmark;
+import io.github.distlock.benchmarks.zookeeper.ZooKeeperBenchmark;
 
 /**
  * Runs the benchmarks and prints the tables.
@@ -23,6 +24,7 @@ import io.github.distlock.benchmarks.shared.SharedLockBenchmark;
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --jdbc [--smoke] [--out FILE]   (the database engines)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --keyset [--smoke] [--out FILE] (two keys at once)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --shared [--smoke] [--out FILE] (read/write, permits)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --zookeeper [--smoke] [--out FILE] (the ZooKeeper locks)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -47,6 +49,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("--shared")) {
 			SharedLockBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("--zookeeper")) {
+			ZooKeeperBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals(WORKER)) {

@@ -1,0 +1,35 @@
+package io.github.distlock.etcd;
+
+import io.github.distlock.engine.LockEngineStatistics;
+
+/**
+ * The refusal etcd's last lock call met, in an operator's words, until a lock call succeeds again; and the count of
+ * refusals.
+ */
+final class StandingRefusal {
+
+	private final LockEngineStatistics statistics;
+
+	private volatile String sentence;
+
+	StandingRefusal(LockEngineStatistics statistics) {
+		this.statistics = statistics;
+	}
+
+	void refused(String sentence) {
+		this.statistics.countRefusal();
+		this.sentence = sentence;
+	}
+
+	void succeeded() {
+		if (this.sentence != null) {
+			this.sentence = null;
+		}
+	}
+
+	/** The last refusal's sentence, or null when the last lock call succeeded. */
+	String sentence() {
+		return this.sentence;
+	}
+
+}
