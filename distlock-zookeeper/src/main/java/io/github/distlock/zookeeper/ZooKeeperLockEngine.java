@@ -201,16 +201,25 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 				request.initialLease().toNanos(), leaseNanos, request.autoRenew(), maxDeadline);
 		this.held.put(node, handle);
 		this.watchdog.watch(handle);
+		// Set in the background, so a free lock costs no round trip more: a node deleted before the watch is in place
+		// answers NONODE, which is the same loss. The watch is a shortcut all the same; the watchdog's confirmations
+		// find a deletion anyway.
 		try {
-			if (this.client.checkExists().usingWatcher(new OwnNodeWatcher(node)).forPath(node) == null) {
-				lost(handle, LostLock.Reason.NOT_OWNED);
-			}
+			this.client.checkExists()
+				.usingWatcher(new OwnNodeWatcher(node))
+				.inBackground((client, event) -> ownNodeChecked(handle, event))
+				.forPath(node);
 		}
 		catch (Exception ex) {
-			// The watch is a shortcut: the watchdog's confirmations find a deletion anyway.
 			logger.debug("Could not watch " + handle + "; its confirmations will notice a deletion", ex);
 		}
 		return handle;
+	}
+
+	private void ownNodeChecked(ZooKeeperLockHandle handle, CuratorEvent event) {
+		if (KeeperException.Code.get(event.getResultCode()) == KeeperException.Code.NONODE && handle.isHeld()) {
+			lost(handle, LostLock.Reason.NOT_OWNED);
+		}
 	}
 
 	boolean release(ZooKeeperLockHandle handle) {
