@@ -33,7 +33,7 @@ import io.etcd.jetcd.options.GetOption;
  * Elections are ten times faster than etcd's defaults (50 ms heartbeat, 500 ms election timeout), which also brings
  * etcd's shortest lease down to one second, so that tests of lease expiry are quick.
  */
-final class TestEtcd implements AutoCloseable {
+public final class TestEtcd implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
@@ -51,12 +51,12 @@ final class TestEtcd implements AutoCloseable {
 	}
 
 	/** A one-member etcd, answering. */
-	static TestEtcd single() throws Exception {
+	public static TestEtcd single() throws Exception {
 		return cluster(1);
 	}
 
 	/** A cluster of this many members on loopback, answering once it has a leader. */
-	static TestEtcd cluster(int size) throws Exception {
+	public static TestEtcd cluster(int size) throws Exception {
 		Path binary = etcdBinary();
 		Exception last = null;
 		for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
@@ -138,12 +138,12 @@ final class TestEtcd implements AutoCloseable {
 	}
 
 	/** A client of every member, with jetcd's defaults. */
-	Client newClient() {
+	public Client newClient() {
 		return newClient(UnaryOperator.identity());
 	}
 
 	/** A client of every member, its builder adjusted. */
-	Client newClient(UnaryOperator<ClientBuilder> adjust) {
+	public Client newClient(UnaryOperator<ClientBuilder> adjust) {
 		return newClient(all(), adjust);
 	}
 
@@ -158,7 +158,7 @@ final class TestEtcd implements AutoCloseable {
 	}
 
 	/** The client endpoint of each member, in order. */
-	List<String> endpoints() {
+	public List<String> endpoints() {
 		return List.of(all());
 	}
 
@@ -167,12 +167,12 @@ final class TestEtcd implements AutoCloseable {
 	}
 
 	/** The admin client: reads and writes behind the engines' backs. */
-	Client admin() {
+	public Client admin() {
 		return this.admin;
 	}
 
 	/** The keys queued for a lock, holder first (by create revision), read without the engines. */
-	List<KeyValue> queue(String name, String key) {
+	public List<KeyValue> queue(String name, String key) {
 		GetOption byCreation = GetOption.builder()
 			.isPrefix(true)
 			.withSortField(GetOption.SortTarget.CREATE)

@@ -1,6 +1,8 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -20,7 +22,7 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * The lock engine to use when several are on the class path: redis, jdbc or zookeeper. Unset, the one present is used.
+	 * The lock engine to use when several are on the class path: redis, jdbc, zookeeper or etcd. Unset, the one present is used.
 	 */
 	private String backend;
 
@@ -59,6 +61,8 @@ public class DistLockProperties {
 	private final Zookeeper zookeeper = new Zookeeper();
 
 	private final Shedlock shedlock = new Shedlock();
+
+	private final Etcd etcd = new Etcd();
 
 	private final Health health = new Health();
 
@@ -126,6 +130,10 @@ public class DistLockProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Etcd getEtcd() {
+		return this.etcd;
 	}
 
 	public Shedlock getShedlock() {
@@ -325,6 +333,91 @@ public class DistLockProperties {
 
 		public void setStatementTimeout(Duration statementTimeout) {
 			this.statementTimeout = statementTimeout;
+		}
+
+	}
+
+	/** The etcd engine (distlock-etcd), when distlock makes its own jetcd client. */
+	public static class Etcd {
+
+		/**
+		 * The cluster's client endpoints, such as http://etcd-1:2379. Needed unless the application defines an
+		 * io.etcd.jetcd.Client bean.
+		 */
+		private List<String> endpoints = new ArrayList<>();
+
+		/**
+		 * User to authenticate as, when etcd's authentication is on.
+		 */
+		private String username;
+
+		/**
+		 * Password of that user.
+		 */
+		private String password;
+
+		/**
+		 * Prefix under which every lock's keys live.
+		 */
+		private String root = "/distlock";
+
+		/**
+		 * Time to live of the instance's etcd lease, kept alive while the application runs: how long a crashed
+		 * instance keeps its locks.
+		 */
+		private Duration leaseTtl = Duration.ofSeconds(10);
+
+		/**
+		 * Longest wait for etcd's answer at start-up, and for each connection attempt.
+		 */
+		private Duration connectTimeout = Duration.ofSeconds(5);
+
+		public List<String> getEndpoints() {
+			return this.endpoints;
+		}
+
+		public void setEndpoints(List<String> endpoints) {
+			this.endpoints = endpoints;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public Duration getLeaseTtl() {
+			return this.leaseTtl;
+		}
+
+		public void setLeaseTtl(Duration leaseTtl) {
+			this.leaseTtl = leaseTtl;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
 		}
 
 	}

@@ -22,7 +22,10 @@ enum LockBackend {
 
 	ZOOKEEPER("zookeeper", "distlock-zookeeper (io.github.distlock:distlock-zookeeper, with Apache Curator) with "
 			+ "distlock.zookeeper.connect-string or a CuratorFramework bean",
-			"io.github.distlock.zookeeper.ZooKeeperLockEngine", "org.apache.curator.framework.CuratorFramework");
+			"io.github.distlock.zookeeper.ZooKeeperLockEngine", "org.apache.curator.framework.CuratorFramework"),
+
+	ETCD("etcd", "distlock-etcd (io.github.distlock:distlock-etcd, with jetcd) with distlock.etcd.endpoints or an "
+			+ "io.etcd.jetcd.Client bean", "io.github.distlock.etcd.EtcdLockEngine", "io.etcd.jetcd.Client");
 
 	private final String id;
 
