@@ -30,13 +30,16 @@ public class DistLocksEndpoint {
 	public record HeldLocks(List<HeldLock> locks) {
 	}
 
-	/** One held lock, with durations in milliseconds. */
-	public record HeldLock(String name, String key, long token, String holder, long heldForMillis,
-			long leaseRemainingMillis) {
+	/**
+	 * One held lock, with durations in milliseconds: its mode ({@code EXCLUSIVE}, or the {@code READ} or
+	 * {@code WRITE} side of a read/write lock) and, for a permit, how many permits its key has (0 otherwise).
+	 */
+	public record HeldLock(String name, String key, String mode, int permits, long token, String holder,
+			long heldForMillis, long leaseRemainingMillis) {
 
 		static HeldLock of(HeldLockView view) {
-			return new HeldLock(view.name(), DisplayedKey.of(view.key()), view.token(), view.holder(), view.heldFor().toMillis(),
-					view.leaseRemaining().toMillis());
+			return new HeldLock(view.name(), DisplayedKey.of(view.key()), view.mode().name(), view.permits(),
+					view.token(), view.holder(), view.heldFor().toMillis(), view.leaseRemaining().toMillis());
 		}
 
 	}

@@ -25,6 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.DistributedLock;
+import io.github.distlock.LockMode;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
 import io.github.distlock.test.RedisExtension;
@@ -75,6 +76,13 @@ class ActuatorIntegrationTests {
 			entered.countDown();
 			leave.await(30, TimeUnit.SECONDS);
 			return "done";
+		}
+
+		@DistributedLock(key = "#id", name = "catalog", mode = LockMode.READ, waitTime = "0s")
+		public String read(String id, CountDownLatch entered, CountDownLatch leave) throws InterruptedException {
+			entered.countDown();
+			leave.await(30, TimeUnit.SECONDS);
+			return "read";
 		}
 
 		@DistributedLock(key = "#id", name = "orders", waitTime = "0s")
@@ -212,13 +220,21 @@ class ActuatorIntegrationTests {
 			HttpResponse<String> held = get(context, "/actuator/distlocks");
 			assertThat(held.statusCode()).isEqualTo(200);
 			assertThat(held.body()).contains("\"name\":\"orders\"").contains("\"key\":\"o-42\"")
-				.contains("\"token\":").contains("\"holder\":").contains("\"leaseRemainingMillis\":");
+				.contains("\"mode\":\"EXCLUSIVE\"").contains("\"token\":").contains("\"holder\":")
+				.contains("\"leaseRemainingMillis\":");
+			CountDownLatch reading = new CountDownLatch(1);
+			Future<String> reader = this.executor
+				.submit(() -> context.getBean(Service.class).read("c-7", reading, leave));
+			assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(get(context, "/actuator/distlocks").body()).as("a reader shows its side of the lock")
+				.contains("\"name\":\"catalog\",\"key\":\"c-7\",\"mode\":\"READ\",\"permits\":0");
 			assertThat(request(context, "DELETE", "/actuator/distlocks/orders/o-42").statusCode()).isIn(404, 405);
 			try (RespClient client = redis.client()) {
 				assertThat(client.get("distlock:{orders:o-42}")).as("the lock is still held").isNotNull();
 			}
 			leave.countDown();
 			assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+			assertThat(reader.get(10, TimeUnit.SECONDS)).isEqualTo("read");
 			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[]}");
 		}
 	}

@@ -221,7 +221,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 
 	/** A snapshot for operators, with the holder id the store keeps. */
 	public final HeldLockView view(String holder, long nowNanos) {
-		return new HeldLockView(this.name, this.key, this.token, holder,
+		return new HeldLockView(this.name, this.key, mode(), permits(), this.token, holder,
 				Duration.ofNanos(nowNanos - this.acquiredAtNanos), Duration.ofNanos(this.leaseDeadlineNanos - nowNanos));
 	}
 
