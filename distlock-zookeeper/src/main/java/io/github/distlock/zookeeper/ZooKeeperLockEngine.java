@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
@@ -142,6 +143,17 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		boolean acquired = false;
 		try {
 			grantedAt = waitForTurn(queue, node, request, start);
+			// An answer held up longer than the lease (a reconnection, a stalled server) would hand over a lock whose
+			// lease ran out on arrival, lost the moment it is held: look again while the wait time allows.
+			while (System.nanoTime() - grantedAt >= request.initialLease().toNanos()) {
+				if (System.nanoTime() - start >= request.waitTime().toNanos()) {
+					this.statistics.countRefusal();
+					throw new LockAcquisitionException(request.name(), request.key(), waited(start),
+							new TimeoutException("ZooKeeper confirmed the lock's turn more "
+									+ "than a lease after it was asked, and the wait time ran out"));
+				}
+				grantedAt = waitForTurn(queue, node, request, start);
+			}
 			acquired = true;
 		}
 		finally {
@@ -229,8 +241,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		this.watchdog.unwatch(handle);
 		this.held.remove(handle.node, handle);
 		try {
-			// Guaranteed: should the answer not come, Curator deletes the node in the background until it does.
-			this.client.delete().guaranteed().forPath(handle.node);
+			deleteOwnNode(handle.node);
 			handle.markReleased();
 			return true;
 		}
@@ -252,6 +263,29 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 					"Could not release " + handle + " in ZooKeeper; it is deleted in the background once the server"
 							+ " answers, and at the latest when the session ends",
 					ex);
+		}
+	}
+
+	/**
+	 * Deletes a holder's node, telling "it was already gone" (a loss) apart from "our delete went through but its
+	 * answer was lost". The first try is one request without Curator's retries: a missing node then was deleted by
+	 * someone else. Should the connection drop first, the server may have applied the delete and died or
+	 * disconnected before answering; Curator then retries until the server answers (and, should the caller give up,
+	 * deletes in the background), and a node missing by then is taken for this delete's own doing. The session is
+	 * the same one throughout (its end is reported by itself), so nobody else could have created the node again.
+	 * @throws KeeperException.NoNodeException only when the first try found the node gone
+	 */
+	private void deleteOwnNode(String node) throws Exception {
+		try {
+			this.client.getZookeeperClient().getZooKeeper().delete(node, -1);
+		}
+		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException ex) {
+			try {
+				this.client.delete().guaranteed().forPath(node);
+			}
+			catch (KeeperException.NoNodeException deletedBefore) {
+				logger.debug("The delete of " + node + " was applied before its answer was lost");
+			}
 		}
 	}
 

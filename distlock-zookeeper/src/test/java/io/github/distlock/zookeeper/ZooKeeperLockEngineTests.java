@@ -273,6 +273,32 @@ class ZooKeeperLockEngineTests {
 	}
 
 	@Test
+	void aReleaseWhoseAnswerIsLostIsNoLoss() throws Exception {
+		try (AnswerDroppingProxy proxy = new AnswerDroppingProxy(zooKeeper.server().getPort())) {
+			CuratorFramework client = CuratorFrameworkFactory.builder()
+				.connectString(proxy.connectString())
+				.sessionTimeoutMs(TestZooKeeper.SESSION_TIMEOUT_MS)
+				.connectionTimeoutMs(1000)
+				.retryPolicy(new RetryNTimes(20, 50))
+				.build();
+			client.start();
+			this.clients.add(client);
+			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+			ZooKeeperLockEngine engine = engineOn(client);
+			LockHandle held = engine.acquire(request("lost-answer", Duration.ZERO));
+			String node = zooKeeper.nodes("zk", "lost-answer").get(0);
+
+			// The server deletes the node, and its answer never reaches the engine.
+			proxy.dropAnswerTo(node);
+			assertThat(held.release()).as("released, though the answer came only after a reconnection").isTrue();
+			assertThat(proxy.dropped()).as("the delete's answer was lost").isTrue();
+			assertThat(held.isLost()).isFalse();
+			assertThat(this.lost).as("no false alarm").isEmpty();
+			assertThat(zooKeeper.nodes("zk", "lost-answer")).isEmpty();
+		}
+	}
+
+	@Test
 	void aMissingPermissionFailsTheCallAtOnceSaysSoAndStandsUntilGranted() throws Exception {
 		zooKeeper.createReadOnly("/locked-down");
 		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client(), "/locked-down", this.lost::add);
