@@ -1,4 +1,5 @@
--- IF NOT EXISTS: several application contexts in one JVM share this in-memory database.
+-- IF NOT EXISTS: several application contexts in one JVM share this in-memory database. Plain SQL that H2 and
+-- PostgreSQL both run (the two-process demo loads this file into PostgreSQL).
 CREATE TABLE IF NOT EXISTS product (
 	sku VARCHAR(64) PRIMARY KEY,
 	name VARCHAR(200) NOT NULL,

@@ -215,6 +215,12 @@ class ShopHttpTests {
 	}
 
 	@Test
+	void theUnlockedPurchaseIsServedOnlyToTheTwoProcessDemo() {
+		assertThat(this.client.post("/demo/unlocked/products/" + TICKET + "/buy").status()).isEqualTo(404);
+		assertThat(this.products.get(TICKET).stock()).isEqualTo(20);
+	}
+
+	@Test
 	void actuatorExposesHealthAndMetricsOnly() {
 		Reply health = this.client.get("/actuator/health");
 		assertThat(health.status()).isEqualTo(200);

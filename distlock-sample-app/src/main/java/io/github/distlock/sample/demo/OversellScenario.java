@@ -20,6 +20,7 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.sample.shop.Orders;
 import io.github.distlock.sample.shop.Products;
 import io.github.distlock.sample.shop.Purchase;
+import io.github.distlock.sample.shop.StaleTokenException;
 
 /**
  * Many buyers at once, spread over several application instances, on one product with little stock; then counts
@@ -57,7 +58,7 @@ final class OversellScenario {
 		this.orders.deleteBySku(sku);
 		this.products.restock(sku, this.settings.stock());
 		List<Attempt> attempts = attemptAll(sku, instances);
-		long[] waits = attempts.stream().filter(Attempt::ran).mapToLong(Attempt::waitNanos).sorted().toArray();
+		long[] waits = attempts.stream().filter(Attempt::waited).mapToLong(Attempt::waitNanos).sorted().toArray();
 		return new ScenarioResult(mode, locked, this.settings.stock(), attempts.size(), this.orders.countBySku(sku),
 				this.products.get(sku).stock(), count(attempts, Purchase.Outcome.STALE_TOKEN),
 				(int) attempts.stream().filter(Attempt::timedOut).count(),
@@ -113,6 +114,10 @@ final class OversellScenario {
 			Purchase purchase = buyer.buy(sku);
 			return new Attempt(purchase.outcome(), purchase.startedNanos() - called, false, null);
 		}
+		catch (StaleTokenException ex) {
+			// Its lock wait is not known; it stays out of the percentiles.
+			return new Attempt(Purchase.Outcome.STALE_TOKEN, -1, false, null);
+		}
 		catch (LockAcquisitionException ex) {
 			return new Attempt(null, 0, true, null);
 		}
@@ -148,14 +153,14 @@ final class OversellScenario {
 	 * One purchase attempt.
 	 *
 	 * @param outcome how the purchase ended, or {@code null} when it did not run
-	 * @param waitNanos time from the call until the purchase ran (the lock wait, when locked)
+	 * @param waitNanos time from the call until the purchase ran (the lock wait, when locked); negative when unknown
 	 * @param timedOut whether the lock was not acquired in time
 	 * @param error any other failure
 	 */
 	private record Attempt(Purchase.Outcome outcome, long waitNanos, boolean timedOut, RuntimeException error) {
 
-		boolean ran() {
-			return this.outcome != null;
+		boolean waited() {
+			return this.outcome != null && this.waitNanos >= 0;
 		}
 
 	}

@@ -23,7 +23,8 @@ public record Purchase(Outcome outcome, String sku, Long orderId, int stockLeft,
 
 		/**
 		 * The stock write was refused because a write with a newer fencing token came first: this caller's lock had
-		 * expired and someone else held it. Nothing was changed.
+		 * expired and someone else held it. Nothing was changed. {@link StockService} reports it by throwing
+		 * {@link StaleTokenException}; this is its name in replies and demo counts.
 		 */
 		STALE_TOKEN
 
@@ -35,10 +36,6 @@ public record Purchase(Outcome outcome, String sku, Long orderId, int stockLeft,
 
 	public static Purchase soldOut(String sku, long token, long startedNanos) {
 		return new Purchase(Outcome.SOLD_OUT, sku, null, 0, token, startedNanos);
-	}
-
-	static Purchase staleToken(String sku, int stockLeft, long token, long startedNanos) {
-		return new Purchase(Outcome.STALE_TOKEN, sku, null, stockLeft, token, startedNanos);
 	}
 
 }

@@ -32,8 +32,11 @@ public class StockService {
 	/**
 	 * Buys one item. The lock is taken before the transaction begins and released after it commits, so the next
 	 * buyer of the same product always reads the stock this one wrote.
+	 * @throws StaleTokenException if the stock write was refused because a later lock holder had written first;
+	 * nothing was changed
 	 */
-	@DistributedLock(name = "stock", key = "#sku", lease = "10s", waitTime = "${sample.shop.lock-wait:5s}")
+	@DistributedLock(name = "stock", key = "#sku", lease = "${sample.shop.lease:10s}",
+			waitTime = "${sample.shop.lock-wait:5s}")
 	@Transactional
 	public Purchase buy(String sku) {
 		long started = System.nanoTime();
@@ -59,7 +62,9 @@ public class StockService {
 		if (now.lastToken() >= token) {
 			logger.warn("Refused a stock write for '" + sku + "' with stale fencing token " + token
 					+ " (the product was last written with " + now.lastToken() + "): this buyer's lock had expired");
-			return Purchase.staleToken(sku, now.stock(), token, started);
+			// Thrown, not returned: this holder's lock is gone, so the call ends with the lock's loss attached
+			// (LockLostException, suppressed) and the refusal still reaches the caller, whatever the loss policy.
+			throw new StaleTokenException(sku, token, now.lastToken(), now.stock());
 		}
 		return Purchase.soldOut(sku, token, started);
 	}

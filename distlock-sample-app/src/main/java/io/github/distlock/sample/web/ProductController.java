@@ -1,8 +1,5 @@
 package io.github.distlock.sample.web;
 
-import java.net.URI;
-
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,7 +9,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.github.distlock.sample.shop.Product;
 import io.github.distlock.sample.shop.Products;
-import io.github.distlock.sample.shop.Purchase;
 import io.github.distlock.sample.shop.StockService;
 
 /** Products and buying them. */
@@ -34,15 +30,13 @@ public class ProductController {
 		return this.products.get(sku);
 	}
 
-	/** 201 with the order when bought; 409 when sold out or when the fencing token was stale. */
+	/**
+	 * 201 with the order when bought; 409 when sold out or when the fencing token was stale (that one from
+	 * {@link ShopExceptionHandler}).
+	 */
 	@PostMapping("/{sku}/buy")
 	public ResponseEntity<PurchaseResponse> buy(@PathVariable String sku) {
-		Purchase purchase = this.stock.buy(sku);
-		PurchaseResponse body = PurchaseResponse.of(purchase);
-		if (purchase.outcome() == Purchase.Outcome.SOLD) {
-			return ResponseEntity.created(URI.create("/orders/" + purchase.orderId())).body(body);
-		}
-		return ResponseEntity.status(HttpStatus.CONFLICT).body(body);
+		return PurchaseResponse.entity(this.stock.buy(sku));
 	}
 
 }

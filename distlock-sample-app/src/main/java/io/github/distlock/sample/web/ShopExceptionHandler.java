@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.sample.shop.NotFoundException;
+import io.github.distlock.sample.shop.StaleTokenException;
 
 /** Turns the shop's failures into HTTP problems. */
 @RestControllerAdvice
@@ -17,6 +18,15 @@ public class ShopExceptionHandler {
 	@ExceptionHandler
 	ProblemDetail notFound(NotFoundException ex) {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
+	}
+
+	/**
+	 * A write refused by the fencing token: the same reply as any other purchase that changed nothing, with the
+	 * token that was refused.
+	 */
+	@ExceptionHandler
+	ResponseEntity<PurchaseResponse> staleToken(StaleTokenException ex) {
+		return ResponseEntity.status(HttpStatus.CONFLICT).body(PurchaseResponse.staleToken(ex));
 	}
 
 	/**
