@@ -1,13 +1,14 @@
 package io.github.distlock.torture.check;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Every acquisition ends: released, or reported lost. Only a killed worker may leave one open, and then the lock
- * server must free its lock within one lease of the kill, which the keyspace notifications (a {@code del} or an
- * {@code expired}) or the next holder's acquisition show.
+ * server must free its lock within one lease of the kill (ZooKeeper: within the session timeout, if longer), which the
+ * keyspace notifications (a {@code del} or an {@code expired}) or the next holder's acquisition show.
  */
 final class CompletionCheck implements Check {
 
@@ -34,7 +35,7 @@ final class CompletionCheck implements Check {
 			}
 			abandoned++;
 			OptionalLong freed = freedAt(records, acquisition, kill.get());
-			long bound = kill.get().startNanos() + records.parameters().lease().plusSeconds(1).toNanos();
+			long bound = kill.get().startNanos() + records.parameters().deadHolderBoundNanos();
 			if (freed.isEmpty() || freed.getAsLong() - bound > 0) {
 				report.violation(Violation.Kind.KILLED_HOLDER_LOCK_KEPT, acquisition + " held when " + kill.get()
 						+ " was killed at " + Check.at(records, kill.get().startNanos()) + (freed.isPresent()
@@ -44,8 +45,10 @@ final class CompletionCheck implements Check {
 				slowestFree = Math.max(slowestFree, freed.getAsLong() - kill.get().startNanos());
 			}
 		}
+		Duration session = records.parameters().sessionTimeout();
 		report.figure("held by killed workers", abandoned + " acquisitions, freed at most " + Check.millis(
-				slowestFree) + " after the kill (lease " + records.parameters().lease().toMillis() + " ms)");
+				slowestFree) + " after the kill (lease " + records.parameters().lease().toMillis() + " ms"
+				+ (session.isZero() ? "" : ", session " + session.toMillis() + " ms") + ")");
 	}
 
 	/** The first sign after the acquisition that its lock was gone: a del, an expiry or someone else's acquisition. */

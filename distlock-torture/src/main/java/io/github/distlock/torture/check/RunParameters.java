@@ -8,14 +8,17 @@ import java.util.List;
  *
  * @param lease the lock lease
  * @param waitTime the wait time of every call
- * @param commandTimeout the Redis command timeout of the workers
+ * @param commandTimeout the Redis command timeout of the workers (their statement timeout, their ZooKeeper
+ * connection timeout)
+ * @param sessionTimeout the workers' ZooKeeper session timeout; zero for the stores without sessions
  * @param longestHold the longest hold a section asks for
  * @param loadStartNanos when the load began
  * @param loadEndNanos when the workers stopped starting calls
  * @param workers the names of the workers started
  * @param description a one-line summary for the report
  */
-public record RunParameters(Duration lease, Duration waitTime, Duration commandTimeout, Duration longestHold,
+public record RunParameters(Duration lease, Duration waitTime, Duration commandTimeout, Duration sessionTimeout,
+		Duration longestHold,
 		long loadStartNanos, long loadEndNanos, List<String> workers, String description) {
 
 	/**
@@ -24,6 +27,15 @@ public record RunParameters(Duration lease, Duration waitTime, Duration commandT
 	 */
 	public long settleNanos() {
 		return this.longestHold.plus(this.lease).plusSeconds(1).toNanos();
+	}
+
+	/**
+	 * The longest the store may keep the lock of a killed holder: a lease, or the session timeout where that is
+	 * longer (ZooKeeper keeps a dead client's nodes until its session expires); a second for scheduling.
+	 */
+	public long deadHolderBoundNanos() {
+		Duration kept = (this.sessionTimeout.compareTo(this.lease) > 0) ? this.sessionTimeout : this.lease;
+		return kept.plusSeconds(1).toNanos();
 	}
 
 	/** The longest a call may wait for a lock: its wait time, one command timeout, and 400 ms for thread scheduling. */

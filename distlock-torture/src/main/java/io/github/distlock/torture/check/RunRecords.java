@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 /**
  * Everything a run left behind, read back: the workers' histories, the fence's log, the keyspace notifications,
- * the faults and the lock keys still in Redis at the end.
+ * the faults and the locks still in the store at the end.
  *
  * @param parameters the run's settings
  * @param acquisitions every acquisition, in no particular order
@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * @param fenceWrites the fence's log, in the order the fence ran the writes
  * @param keyspace the keyspace recorder's events, in arrival order
  * @param faults the faults injected, in order
- * @param keysLeft lock keys in Redis after the workers stopped and leases ran out
+ * @param keysLeft locks still in the store (Redis keys, table rows, ZooKeeper nodes) after the workers stopped and
+ * leases ran out
  */
 public record RunRecords(RunParameters parameters, List<Acquisition> acquisitions, List<Timeout> timeouts,
 		List<String> failures, List<LossReport> lossReports, Set<String> finishedWorkers,
@@ -39,6 +40,21 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 		return this.faults.stream()
 			.anyMatch((fault) -> (fault.strikes(worker, "worker_pause") || fault.strikes(worker, "worker_starve"))
 					&& fault.overlaps(fromNanos, toNanos));
+	}
+
+	/**
+	 * When the lock server came back from the last stop or outage that held up calls ({@link FaultRecord#holdsUpCalls})
+	 * and was under way at some moment between the two times; the start itself if there was none. A call under way
+	 * then is timed from there.
+	 */
+	public long heldUpUntil(long fromNanos, long toNanos) {
+		long until = fromNanos;
+		for (FaultRecord fault : this.faults) {
+			if (fault.holdsUpCalls() && fault.overlaps(fromNanos, toNanos) && fault.endNanos() - until > 0) {
+				until = fault.endNanos();
+			}
+		}
+		return until;
 	}
 
 	/**

@@ -129,8 +129,11 @@ public final class RunRecordsReader {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read " + file, ex);
 		}
+		// Runs recorded before sessions were a parameter had none.
+		Duration sessionTimeout = Duration
+			.ofMillis(Long.parseLong(properties.getProperty("session-timeout-millis", "0")));
 		return new RunParameters(millis(properties, "lease"), millis(properties, "wait-time"),
-				millis(properties, "command-timeout"), millis(properties, "longest-hold"),
+				millis(properties, "command-timeout"), sessionTimeout, millis(properties, "longest-hold"),
 				Long.parseLong(properties.getProperty("load-start-nanos")),
 				Long.parseLong(properties.getProperty("load-end-nanos")),
 				Arrays.asList(properties.getProperty("workers").split(",")), properties.getProperty("description"));

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Tokens never repeat nor go backwards. The lock server's acquisition happened somewhere between a call's start
  * and the moment the section recorded it; so when one acquisition was recorded before another call even started,
- * its token must be the smaller. This holds across Redis restarts too, which the figures single out.
+ * its token must be the smaller. This holds across restarts of the lock server too (Redis restarted empty, ZooKeeper
+ * on its data, whose transaction ids go on), which the figures single out.
  */
 final class TokenOrderCheck implements Check {
 
@@ -23,7 +24,7 @@ final class TokenOrderCheck implements Check {
 		}
 		report.figure("tokens", "repeated " + repeated + ", backwards " + backwards);
 		for (FaultRecord fault : records.faults()) {
-			if (fault.kind().equals("redis_restart")) {
+			if (fault.isRestart()) {
 				report.figure("tokens over " + fault + " at " + Check.at(records, fault.startNanos()),
 						acrossRestart(records, fault));
 			}
@@ -85,8 +86,10 @@ final class TokenOrderCheck implements Check {
 		if (before == 0 || after == 0) {
 			return "no acquisition on one side";
 		}
+		// Redis tokens are microseconds of its clock; ZooKeeper's are transaction ids.
+		String unit = restart.kind().startsWith("zk") ? " zxids" : " us";
 		return "last before " + before + ", first after " + after + " (" + ((after > before) ? "+" : "")
-				+ (after - before) + " us)";
+				+ (after - before) + unit + ")";
 	}
 
 }

@@ -21,9 +21,9 @@ public record Violation(Kind kind, String detail) {
 
 		WORKER_UNFINISHED("a worker neither finished its load nor was killed"),
 
-		KILLED_HOLDER_LOCK_KEPT("a killed worker's lock was not freed within one lease"),
+		KILLED_HOLDER_LOCK_KEPT("a killed worker's lock was not freed within one lease (or ZooKeeper session timeout)"),
 
-		KEYS_LEFT("lock keys were left in Redis at the end"),
+		KEYS_LEFT("locks were left in the store at the end (Redis keys, table rows, ZooKeeper nodes)"),
 
 		FENCE_OUT_OF_ORDER("the fence accepted a write with a smaller token than one it had accepted"),
 
@@ -31,7 +31,7 @@ public record Violation(Kind kind, String detail) {
 
 		CALL_TOO_LONG("a call waited or released longer than its bound"),
 
-		NO_RECOVERY("no lock was acquired after Redis came back"),
+		NO_RECOVERY("no lock was acquired after the lock store came back"),
 
 		LOSS_UNJUSTIFIED("a loss was reported that no record shows and no fault that takes locks explains");
 

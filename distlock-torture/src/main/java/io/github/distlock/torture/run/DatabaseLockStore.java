@@ -21,7 +21,7 @@ interface DatabaseLockStore extends AutoCloseable {
 		return switch (store) {
 			case POSTGRESQL -> new PostgresLockStore();
 			case MARIADB -> new MariaDbLockStore();
-			case REDIS -> throw new IllegalArgumentException("Redis is no database lock store");
+			case REDIS, ZOOKEEPER -> throw new IllegalArgumentException(store + " is no database lock store");
 		};
 	}
 

@@ -39,15 +39,19 @@ final class FaultInjector implements AutoCloseable {
 
 	private final DatabaseLockStore database;
 
+	private final ZooKeeperLockStore zookeeper;
+
 	/**
-	 * @param redis the Redis lock server, or null when the locks live in a database
-	 * @param database the database lock store, or null when the locks live in Redis
+	 * @param redis the Redis lock server, or null when the locks live elsewhere
+	 * @param database the database lock store, or null when the locks live elsewhere
+	 * @param zookeeper the ZooKeeper lock store, or null when the locks live elsewhere
 	 */
-	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database, Random random,
-			Path runDirectory) {
+	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
+			ZooKeeperLockStore zookeeper, Random random, Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
+		this.zookeeper = zookeeper;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -127,6 +131,20 @@ final class FaultInjector implements AutoCloseable {
 				}
 				record(fault.kind(), "workers", 0, start, System.nanoTime(),
 						killed + "-sessions-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");
+			}
+			case ZK_PAUSE -> {
+				long pid = this.zookeeper.pid();
+				long start = System.nanoTime();
+				this.zookeeper.pause(Duration.ofMillis(fault.durationMillis()));
+				record(fault.kind(), "zookeeper", pid, start, System.nanoTime(), null);
+			}
+			case ZK_RESTART -> {
+				long pid = this.zookeeper.pid();
+				long start = System.nanoTime();
+				// Same port, same data directory: sessions and nodes come back from the transaction log.
+				this.zookeeper.restart();
+				record(fault.kind(), "zookeeper", pid, start, System.nanoTime(),
+						"serving-again-as-pid-" + this.zookeeper.pid());
 			}
 		}
 	}

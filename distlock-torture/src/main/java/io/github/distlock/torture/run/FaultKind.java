@@ -45,17 +45,32 @@ public enum FaultKind {
 	 * {@code pg_terminate_backend} every session of the workers, a few times in a row: a failover proxy or an idle
 	 * timeout that cuts pooled connections. The rows stay; no lock may be lost to this alone.
 	 */
-	DB_CONNECTION_KILL;
+	DB_CONNECTION_KILL,
+
+	/**
+	 * SIGSTOP the ZooKeeper server for longer than the workers' session timeout (and so than the lease), then
+	 * SIGCONT: a stalled ensemble. Every held lock goes unconfirmed past its lease, and must be reported lost; a
+	 * session that went silent for its timeout ends when the server resumes (unless its client's reconnection is
+	 * served first, which revalidates it), taking its nodes with it.
+	 */
+	ZK_PAUSE,
+
+	/**
+	 * SIGKILL the ZooKeeper server and start it again on the same port and the same data directory: a crash and
+	 * restart of a server that persists its state. Sessions, nodes and the transaction ids go on, so no session ends
+	 * and no lock is taken from its holder ({@code NOT_OWNED} would be a false alarm); only a lock whose lease ran
+	 * out unconfirmed before its client reconnected may be given up ({@code STORE_UNREACHABLE}).
+	 */
+	ZK_RESTART;
 
 	/** The faults the lock store of a run can undergo, besides those of the workers. */
 	static List<FaultKind> forStore(LockStore store) {
 		List<FaultKind> kinds = new ArrayList<>(List.of(WORKER_PAUSE, WORKER_KILL, WORKER_STARVE));
-		if (store == LockStore.REDIS) {
-			kinds.addAll(List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB));
-		}
-		else {
-			kinds.addAll(List.of(DB_STALL, DB_CONNECTION_KILL));
-		}
+		kinds.addAll(switch (store) {
+			case REDIS -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB);
+			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
+			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
+		});
 		return kinds;
 	}
 

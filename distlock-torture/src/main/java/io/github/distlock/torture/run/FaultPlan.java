@@ -29,44 +29,50 @@ record FaultPlan(List<Planned> faults) {
 
 	}
 
-	static FaultPlan random(List<FaultKind> kinds, Duration clean, Duration spare, Duration settle, Duration lease,
-			Random random) {
-		List<FaultKind> order = new ArrayList<>(kinds);
+	static FaultPlan random(TortureSettings settings, Random random) {
+		List<FaultKind> order = new ArrayList<>(settings.faults());
 		Collections.shuffle(order, random);
 		List<Planned> planned = new ArrayList<>();
-		long slotStart = clean.toMillis();
+		long slotStart = settings.clean().toMillis();
 		for (FaultKind kind : order) {
-			long at = slotStart + (long) (random.nextDouble() * spare.toMillis());
-			planned.add(new Planned(kind, at, duration(kind, lease)));
-			slotStart += slot(kind, settle, spare, lease).toMillis();
+			long at = slotStart + (long) (random.nextDouble() * settings.spare().toMillis());
+			planned.add(new Planned(kind, at, duration(kind, settings)));
+			slotStart += slot(kind, settings).toMillis();
 		}
 		return new FaultPlan(List.copyOf(planned));
 	}
 
 	/** How long the faults' slots take in all, whatever their order. */
-	static Duration length(List<FaultKind> kinds, Duration settle, Duration spare, Duration lease) {
-		return kinds.stream().map((kind) -> slot(kind, settle, spare, lease)).reduce(Duration.ZERO, Duration::plus);
+	static Duration length(TortureSettings settings) {
+		return settings.faults().stream().map((kind) -> slot(kind, settings)).reduce(Duration.ZERO, Duration::plus);
 	}
 
-	private static Duration slot(FaultKind kind, Duration settle, Duration spare, Duration lease) {
+	private static Duration slot(FaultKind kind, TortureSettings settings) {
 		Duration search = switch (kind) {
 			case WORKER_PAUSE, WORKER_KILL, WORKER_STARVE -> SEARCH;
 			default -> Duration.ZERO;
 		};
-		return spare.plus(search).plusMillis(duration(kind, lease)).plus(settle);
+		return settings.spare().plus(search).plusMillis(duration(kind, settings)).plus(settings.settle());
 	}
 
-	private static long duration(FaultKind kind, Duration lease) {
+	private static long duration(FaultKind kind, TortureSettings settings) {
+		long lease = settings.lease().toMillis();
 		return switch (kind) {
-			// Well beyond the lease: the paused holder's lock must expire and be taken by another.
-			case WORKER_PAUSE -> lease.toMillis() * 5 / 2;
+			// Well beyond the lease, and beyond a ZooKeeper session: the paused holder's lock must end and be taken
+			// by another.
+			case WORKER_PAUSE -> Math.max(lease * 5 / 2, settings.sessionTimeout().toMillis() + lease);
 			// Several renewal intervals of a slowed-down watchdog.
-			case WORKER_STARVE -> lease.toMillis() * 3;
-			case REDIS_PAUSE -> lease.toMillis() * 2;
+			case WORKER_STARVE -> lease * 3;
+			case REDIS_PAUSE -> lease * 2;
 			// The time the server stays down between the kill and the new start.
 			case REDIS_RESTART -> 500;
 			// Past the statement timeout and the lease: renewals fail, leases run out, the table is free again.
-			case DB_STALL -> lease.toMillis() * 2;
+			case DB_STALL -> lease * 2;
+			// Past the session timeout and a lease more: leases run out, and silent sessions end on resuming.
+			case ZK_PAUSE -> settings.sessionTimeout().toMillis() + lease;
+			// Nothing is waited for between the kill and the new start: the new server JVM's start (most of a
+			// second on a busy machine) is the time the server stays down, and this much of the slot is kept for it.
+			case ZK_RESTART -> 1000;
 			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, DB_CONNECTION_KILL ->
 				(CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
 			case WORKER_KILL -> 0;

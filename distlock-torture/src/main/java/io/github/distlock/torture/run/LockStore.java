@@ -10,6 +10,9 @@ public enum LockStore {
 	POSTGRESQL,
 
 	/** The JDBC engine, on a private database of the machine's MariaDB (or MySQL). */
-	MARIADB
+	MARIADB,
+
+	/** The ZooKeeper engine, on a standalone ZooKeeper server the run starts as a process of its own. */
+	ZOOKEEPER
 
 }

@@ -66,23 +66,36 @@ public final class TortureRun {
 		RedisProcess lockServer = null;
 		KeyspaceRecorder recorder = null;
 		DatabaseLockStore database = null;
-		if (this.settings.store() == LockStore.REDIS) {
-			lockServer = track(RedisServers.startProcess());
-			recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.LOCK_KEY_PATTERN,
-					this.dir.resolve("keyspace.log")));
-			recorder.start(Duration.ofSeconds(10));
+		ZooKeeperLockStore zookeeper = null;
+		switch (this.settings.store()) {
+			case REDIS -> {
+				lockServer = track(RedisServers.startProcess());
+				recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.LOCK_KEY_PATTERN,
+						this.dir.resolve("keyspace.log")));
+				recorder.start(Duration.ofSeconds(10));
+			}
+			case POSTGRESQL, MARIADB -> database = track(DatabaseLockStore.open(this.settings.store()));
+			case ZOOKEEPER -> zookeeper = track(new ZooKeeperLockStore(this.dir));
 		}
-		else {
-			database = track(DatabaseLockStore.open(this.settings.store()));
-			// A table notifies no one of expiries: the checker sees the locks through the workers' records alone.
+		if (recorder == null) {
+			// A table or a znode notifies no one here of expiries: the checker sees the locks through the workers'
+			// records alone.
 			writeLines("keyspace.log", List.of());
 		}
 		RedisProcess fenceServer = track(RedisServers.startProcess());
 		List<WorkerJvm> workers = new ArrayList<>();
 		for (int i = 1; i <= this.settings.workers(); i++) {
 			String name = "w" + i;
-			List<String> arguments = (lockServer != null) ? redisArguments(name, lockServer.port())
-					: database.workerArguments(name, this.settings.commandTimeout());
+			List<String> arguments;
+			if (lockServer != null) {
+				arguments = redisArguments(name, lockServer.port());
+			}
+			else if (database != null) {
+				arguments = database.workerArguments(name, this.settings.commandTimeout());
+			}
+			else {
+				arguments = zookeeper.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
+			}
 			workers.add(startWorker(name, arguments, fenceServer.port()));
 		}
 		for (WorkerJvm worker : workers) {
@@ -93,10 +106,10 @@ public final class TortureRun {
 		workers.forEach((worker) -> worker.send("GO " + this.settings.load().toMillis()));
 		writeParameters(loadStart, loadEnd, workers);
 		Random random = new Random(this.settings.seed());
-		FaultPlan plan = FaultPlan.random(this.settings.faults(), this.settings.clean(), this.settings.spare(),
-				this.settings.settle(), this.settings.lease(), random);
+		FaultPlan plan = FaultPlan.random(this.settings, random);
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
-		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, database, random, this.dir))) {
+		try (FaultInjector injector = track(
+				new FaultInjector(workers, lockServer, database, zookeeper, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
@@ -109,8 +122,11 @@ public final class TortureRun {
 			});
 			recorder.close();
 		}
-		else {
+		else if (database != null) {
 			awaitLocksGone(database::heldKeys);
+		}
+		else {
+			awaitLocksGone(zookeeper::heldKeys);
 		}
 		try (RespClient fence = fenceServer.client()) {
 			writeLines("fence.log", Fence.log(fence));
@@ -153,7 +169,7 @@ public final class TortureRun {
 		}
 	}
 
-	/** What still holds a lock in the store: keys under the library's prefix, or unexpired rows. */
+	/** What still holds a lock in the store: keys under the library's prefix, unexpired rows, or ephemeral nodes. */
 	@FunctionalInterface
 	private interface HeldKeys {
 
@@ -163,11 +179,12 @@ public final class TortureRun {
 
 	/**
 	 * Waits until the store holds nothing of the library (for Redis, lock keys and any other key under its prefix
-	 * such as waiter queues), as long as a lease and a wait could keep something alive.
+	 * such as waiter queues), as long as a lease (or the session of a worker that did not close it) and a wait could
+	 * keep something alive.
 	 */
 	private void awaitLocksGone(HeldKeys store) throws InterruptedException, IOException {
 		long deadline = System.nanoTime()
-				+ this.settings.lease().plus(this.settings.waitTime()).plusSeconds(2).toNanos();
+				+ this.settings.deadHolderBound().plus(this.settings.waitTime()).plusSeconds(2).toNanos();
 		List<String> keys;
 		while (true) {
 			keys = store.read();
@@ -187,6 +204,7 @@ public final class TortureRun {
 		properties.setProperty("lease-millis", String.valueOf(this.settings.lease().toMillis()));
 		properties.setProperty("wait-time-millis", String.valueOf(this.settings.waitTime().toMillis()));
 		properties.setProperty("command-timeout-millis", String.valueOf(this.settings.commandTimeout().toMillis()));
+		properties.setProperty("session-timeout-millis", String.valueOf(this.settings.sessionTimeout().toMillis()));
 		properties.setProperty("longest-hold-millis", String.valueOf(this.settings.longestHold().toMillis()));
 		properties.setProperty("load-start-nanos", String.valueOf(loadStart));
 		properties.setProperty("load-end-nanos", String.valueOf(loadEnd));

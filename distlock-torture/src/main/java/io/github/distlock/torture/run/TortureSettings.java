@@ -18,8 +18,11 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param keys the hot keys
  * @param lease the lease of every lock
  * @param waitTime how long a call waits
- * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout}), or their statement
- * timeout ({@code distlock.jdbc.statement-timeout})
+ * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout}), their statement
+ * timeout ({@code distlock.jdbc.statement-timeout}), or their ZooKeeper connection timeout
+ * ({@code distlock.zookeeper.connection-timeout}, how long a call waits for the connection before each try)
+ * @param sessionTimeout the workers' ZooKeeper session timeout, which bounds how long a dead worker keeps its locks;
+ * zero for the stores where only a lease does
  * @param clean the fault-free opening of the load
  * @param spare how much of each fault's slot the fault may strike in, at random; the slot also leaves the fault
  * time to find a worker, to last and to settle
@@ -31,8 +34,8 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param store the lock store, so the engine under test
  */
 public record TortureSettings(String name, int workers, int threads, List<String> keys, Duration lease,
-		Duration waitTime, Duration commandTimeout, Duration clean, Duration spare, Duration tail,
-		List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked, LockStore store) {
+		Duration waitTime, Duration commandTimeout, Duration sessionTimeout, Duration clean, Duration spare,
+		Duration tail, List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked, LockStore store) {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
 
@@ -43,11 +46,26 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	/** JDBC counts statement timeouts in whole seconds. */
 	private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
 
+	/**
+	 * The ZooKeeper workers' session timeout. A client that loses its connection to a single server tries again only
+	 * after 1 to 2 s (ZooKeeper's client waits a second before it tries the same server again, and up to another
+	 * at random), so a restarted server has its clients back 1 to 4 s after the kill: the session must outlast that,
+	 * or a restart would end sessions. It also bounds how long a killed worker keeps its lock, and a pause must
+	 * outlast it to end sessions, so it is no longer than needed.
+	 */
+	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
+
+	/**
+	 * The ZooKeeper workers' connection timeout: how long a call waits for a connection before each try. As long as
+	 * the Redis command timeout and the statement timeout, so the checker's bounds mean the same.
+	 */
+	private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
+
 	/** The short run of the build: 3 workers, each fault the store can undergo once, about a minute in all. */
 	public static TortureSettings shortRun(long seed, LockStore store) {
 		return new TortureSettings(runName("short", store), 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT,
-				commandTimeout(store), Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(2),
-				FaultKind.forStore(store), seed, LockMode.ANNOTATION, true, store);
+				commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(6), Duration.ofSeconds(1),
+				Duration.ofSeconds(2), FaultKind.forStore(store), seed, LockMode.ANNOTATION, true, store);
 	}
 
 	/** The long run: 5 workers, every fault several times, a few minutes. */
@@ -56,23 +74,37 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		faults.addAll(Collections.nCopies(4, FaultKind.WORKER_PAUSE));
 		faults.addAll(Collections.nCopies(3, FaultKind.WORKER_STARVE));
 		faults.addAll(Collections.nCopies(2, FaultKind.WORKER_KILL));
-		if (store == LockStore.REDIS) {
-			faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
-			faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
-			faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
-			faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_PUBSUB));
-		}
-		else {
-			faults.addAll(Collections.nCopies(5, FaultKind.DB_STALL));
-			faults.addAll(Collections.nCopies(4, FaultKind.DB_CONNECTION_KILL));
+		switch (store) {
+			case REDIS -> {
+				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
+				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
+				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_PUBSUB));
+			}
+			case POSTGRESQL, MARIADB -> {
+				faults.addAll(Collections.nCopies(5, FaultKind.DB_STALL));
+				faults.addAll(Collections.nCopies(4, FaultKind.DB_CONNECTION_KILL));
+			}
+			case ZOOKEEPER -> {
+				faults.addAll(Collections.nCopies(4, FaultKind.ZK_PAUSE));
+				faults.addAll(Collections.nCopies(5, FaultKind.ZK_RESTART));
+			}
 		}
 		return new TortureSettings(runName("long", store), 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE,
-				WAIT, commandTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500), Duration.ofSeconds(3), faults,
-				seed, LockMode.ANNOTATION, true, store);
+				WAIT, commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500),
+				Duration.ofSeconds(3), faults, seed, LockMode.ANNOTATION, true, store);
 	}
 
 	private static Duration commandTimeout(LockStore store) {
-		return (store == LockStore.REDIS) ? COMMAND_TIMEOUT : STATEMENT_TIMEOUT;
+		return switch (store) {
+			case REDIS -> COMMAND_TIMEOUT;
+			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
+			case ZOOKEEPER -> CONNECTION_TIMEOUT;
+		};
+	}
+
+	private static Duration sessionTimeout(LockStore store) {
+		return (store == LockStore.ZOOKEEPER) ? SESSION_TIMEOUT : Duration.ZERO;
 	}
 
 	private static String runName(String length, LockStore store) {
@@ -82,16 +114,24 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */
 	public static TortureSettings negativeControl(long seed) {
 		return new TortureSettings("negative", 3, 4, List.of("hot-0", "hot-1"), LEASE, WAIT, COMMAND_TIMEOUT,
-				Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed, LockMode.BROKEN, false,
-				LockStore.REDIS);
+				Duration.ZERO, Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed,
+				LockMode.BROKEN, false, LockStore.REDIS);
 	}
 
 	public Duration load() {
-		return this.clean.plus(FaultPlan.length(this.faults, settle(), this.spare, this.lease)).plus(this.tail);
+		return this.clean.plus(FaultPlan.length(this)).plus(this.tail);
 	}
 
 	public Duration longestHold() {
 		return HoldTimes.longest(this.lease);
+	}
+
+	/**
+	 * The longest the store keeps the lock of a holder that died: the lease, or the session timeout where a session
+	 * outlives it (ZooKeeper keeps a dead client's nodes until its session expires).
+	 */
+	public Duration deadHolderBound() {
+		return (this.sessionTimeout.compareTo(this.lease) > 0) ? this.sessionTimeout : this.lease;
 	}
 
 	/** How long a fault's effects may show after it ends; a slot leaves at least this much. */
@@ -101,9 +141,11 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	public String describe() {
 		return this.name + ": " + this.store.name().toLowerCase() + " engine, " + this.workers + " workers x "
-				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms, wait " + this.waitTime.toMillis() + " ms, load "
-				+ this.load().toSeconds() + " s, " + this.faults.size() + " faults, seed " + this.seed + ", lock "
-				+ this.lockMode.name().toLowerCase() + ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");
+				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
+				+ (this.sessionTimeout.isZero() ? "" : ", session " + this.sessionTimeout.toMillis() + " ms")
+				+ ", wait " + this.waitTime.toMillis() + " ms, load " + this.load().toSeconds() + " s, "
+				+ this.faults.size() + " faults, seed " + this.seed + ", lock " + this.lockMode.name().toLowerCase()
+				+ ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");
 	}
 
 }

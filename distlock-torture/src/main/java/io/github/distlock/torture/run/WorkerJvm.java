@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -24,9 +23,7 @@ import io.github.distlock.torture.worker.TortureWorker;
  */
 final class WorkerJvm implements AutoCloseable {
 
-	private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
-			// C2 compiler threads would compete with the run itself for the two cores; C1 code is fast enough.
-			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
+	private static final List<String> JVM_OPTIONS = JavaCommand.options("256m");
 
 	private final String name;
 
@@ -49,13 +46,7 @@ final class WorkerJvm implements AutoCloseable {
 	}
 
 	static WorkerJvm start(String name, Path output, List<String> arguments) {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(JVM_OPTIONS);
-		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		command.add(TortureWorker.class.getName());
-		command.addAll(arguments);
+		List<String> command = JavaCommand.of(JVM_OPTIONS, TortureWorker.class.getName(), arguments);
 		try {
 			return new WorkerJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start(), output);
 		}

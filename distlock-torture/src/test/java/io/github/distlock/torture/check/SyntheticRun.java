@@ -37,6 +37,8 @@ final class SyntheticRun {
 
 	private long calls;
 
+	private long sessionTimeoutMillis;
+
 	SyntheticRun(Path dir) {
 		this.dir = dir;
 	}
@@ -47,6 +49,12 @@ final class SyntheticRun {
 
 	static long token(long micros) {
 		return TOKEN_BASE + micros;
+	}
+
+	/** Workers with a ZooKeeper session of this timeout, which keeps a killed worker's locks until it expires. */
+	SyntheticRun sessionTimeout(long millis) {
+		this.sessionTimeoutMillis = millis;
+		return this;
 	}
 
 	/** A worker that starts and, unless killed or told otherwise, finishes. */
@@ -126,6 +134,7 @@ final class SyntheticRun {
 			StringBuilder properties = new StringBuilder();
 			properties.append("description=synthetic\n").append("lease-millis=1000\n").append("wait-time-millis=2000\n")
 				.append("command-timeout-millis=500\n").append("longest-hold-millis=1800\n")
+				.append("session-timeout-millis=").append(this.sessionTimeoutMillis).append('\n')
 				.append("load-start-nanos=").append(LOAD_START).append('\n')
 				.append("load-end-nanos=").append(nanos(60_000)).append('\n')
 				.append("workers=").append(String.join(",", this.histories.keySet())).append('\n');

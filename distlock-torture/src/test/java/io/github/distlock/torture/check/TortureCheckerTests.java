@@ -273,6 +273,71 @@ class TortureCheckerTests {
 		assertThat(report.violations()).hasSize(2);
 	}
 
+	@Test
+	void aKilledZooKeeperHoldersLockMayLastUntilItsSessionExpiresButNoLonger() {
+		this.run.sessionTimeout(4000);
+		this.run.acquire("w2", "hot-1", token(3_000_000), 3000, 3001);
+		this.run.fault("worker_kill", "w2", 3005, 3006);
+		// No keyspace: the next holder shows the lock free, once the server expired the dead session.
+		this.run.released("w1", "hot-1", token(7_000_000), 5_000, 7_100, 7_110);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).as(report.render()).isEmpty();
+		assertThat(report.figures().get("held by killed workers")).startsWith("1 acquisitions, freed at most 4095.0 ms")
+			.endsWith("(lease 1000 ms, session 4000 ms)");
+	}
+
+	@Test
+	void aKilledZooKeeperHoldersLockThatOutlivesItsSessionIsCaught() {
+		this.run.sessionTimeout(4000);
+		this.run.acquire("w2", "hot-1", token(3_000_000), 3000, 3001);
+		this.run.fault("worker_kill", "w2", 3005, 3006);
+		this.run.released("w1", "hot-1", token(8_500_000), 6_000, 8_500, 8_510);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.KILLED_HOLDER_LOCK_KEPT);
+	}
+
+	@Test
+	void aStoppedZooKeeperJustifiesLossesButARestartOnItsDataEndsNoSession() {
+		this.run.fault("zk_pause", "zookeeper", 5_100, 10_100);
+		lostDuringTheSection("w1", "hot-2", 5_000, 6_050, "STORE_UNREACHABLE");
+		lostDuringTheSection("w2", "hot-3", 5_050, 10_200, "NOT_OWNED");
+		this.run.released("w2", "hot-1", token(10_500_000), 10_400, 10_500, 10_510);
+		this.run.fault("zk_restart", "zookeeper", 20_000, 20_600);
+		// Its lease ran out before its client was back: given up, not taken.
+		lostDuringTheSection("w1", "hot-2", 19_900, 20_950, "STORE_UNREACHABLE");
+		// Granted by an answer held up past the lease: lost on arrival.
+		lostDuringTheSection("w1", "hot-0", 20_500, 20_505, "STORE_UNREACHABLE");
+		// The session and its nodes came back with the server: nothing took this lock.
+		lostDuringTheSection("w2", "hot-3", 19_950, 21_000, "NOT_OWNED");
+		this.run.released("w1", "hot-1", token(21_500_000), 21_400, 21_500, 21_510);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(1)
+			.allMatch((violation) -> violation.detail().startsWith("w2 told NOT_OWNED for hot-3")
+					&& violation.detail().contains("faults near: zk_restart"));
+		assertThat(report.figures()).containsEntry("losses justified", "4 of 5 {zk_pause=2, zk_restart=2}");
+		assertThat(report.figures().get("losses on arrival")).startsWith("1 of 5 ");
+	}
+
+	@Test
+	void aCallHeldUpByAStoppedZooKeeperIsTimedFromItsReturnButOneHeldUpByRedisIsNot() {
+		this.run.fault("zk_pause", "zookeeper", 5_000, 10_000);
+		this.run.timedOut("w2", "hot-1", 4_800, 10_300);
+		this.run.timedOut("w1", "hot-2", 4_900, 14_000);
+		this.run.released("w1", "hot-0", token(10_500_000), 10_400, 10_500, 10_510);
+		this.run.fault("redis_pause", "redis", 20_100, 22_100);
+		this.run.timedOut("w2", "hot-0", 20_000, 25_000);
+		this.run.released("w1", "hot-0", token(22_500_000), 22_400, 22_500, 22_510);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.CALL_TOO_LONG);
+		assertThat(report.violations()).extracting(Violation::detail)
+			.containsExactlyInAnyOrder(
+					"call w1/6 on hot-2 gave up only after 4000.0 ms counted from the lock server's return "
+							+ "(9100.0 ms in all)",
+					"call w2/8 on hot-0 gave up only after 5000.0 ms");
+		assertThat(report.figures().get("calls held up by the lock server")).startsWith("2 waits and releases");
+	}
+
 	/** A call whose lock is reported lost in the middle of its section, which then ends with the loss. */
 	private void lostDuringTheSection(String worker, String key, double acquired, double reported, String reason) {
 		long token = token((long) (acquired * 1000));

@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The short torture runs, in the build: three worker JVMs under each fault once. On Redis: a paused worker, a killed
  * worker, a worker starved of CPU, a stalled Redis, a Redis restarted empty, and the workers' command connections and
  * subscription connections killed. On PostgreSQL and on MariaDB (the JDBC engine): the same worker faults, the lock
- * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. Fails on any
- * violation the checker finds; the report is printed either way, and the records stay in {@code target/torture}.
- * Repeat a run with {@code -Dtorture.seed=N}.
+ * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. On
+ * ZooKeeper: the same worker faults, the server stopped for longer than the session timeout, and the server killed and
+ * started again on its data. Fails on any violation the checker finds; the report is printed either way, and the
+ * records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
 
@@ -45,6 +46,15 @@ class ShortTortureRunTests {
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "db_stall",
 					"db_connection_kill");
 		assertThat(records.lossReports()).as("locks lost to a stalled lock table or a paused holder").isNotEmpty();
+	}
+
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void onZooKeeperMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.ZOOKEEPER);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "zk_pause", "zk_restart");
+		assertThat(records.lossReports()).as("locks lost to a stalled ZooKeeper or a paused holder").isNotEmpty();
 	}
 
 	private static RunRecords runAndCheck(LockStore store) throws Exception {
