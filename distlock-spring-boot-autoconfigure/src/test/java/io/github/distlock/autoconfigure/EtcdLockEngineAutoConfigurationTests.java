@@ -29,7 +29,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockContext;
-import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.etcd.EtcdLockEngine;
@@ -169,7 +168,7 @@ class EtcdLockEngineAutoConfigurationTests {
 	@Test
 	void aWrongPasswordFailsStartUpSayingSoWithoutThePassword() {
 		this.etcdOnly.withPropertyValues(as("locker", "not-" + PASSWORD))
-			.run((context) -> assertThat(connectionFailure(context.getStartupFailure()).getMessage())
+			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()).getMessage())
 				.containsIgnoringCase("password")
 				.doesNotContain("not-" + PASSWORD)
 				.doesNotContainIgnoringCase("unreachable"));
@@ -178,7 +177,7 @@ class EtcdLockEngineAutoConfigurationTests {
 	@Test
 	void aUserWhoMayOnlyReadFailsStartUpNamingThePermission() {
 		this.etcdOnly.withPropertyValues(as("reader", PASSWORD))
-			.run((context) -> assertThat(connectionFailure(context.getStartupFailure()).getMessage())
+			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()).getMessage())
 				.containsIgnoringCase("permission")
 				.doesNotContainIgnoringCase("unreachable"));
 	}
@@ -188,19 +187,9 @@ class EtcdLockEngineAutoConfigurationTests {
 		long start = System.nanoTime();
 		this.etcdOnly
 			.withPropertyValues("distlock.etcd.endpoints=http://127.0.0.1:1", "distlock.etcd.connect-timeout=1s")
-			.run((context) -> assertThat(connectionFailure(context.getStartupFailure()).getMessage())
+			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()).getMessage())
 				.containsIgnoringCase("etcd"));
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(6000);
-	}
-
-	/** The start-up failure's distlock cause, which names the store's problem at the top. */
-	private static LockStoreConnectionException connectionFailure(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof LockStoreConnectionException connection) {
-				return connection;
-			}
-		}
-		throw new AssertionError("Start-up did not fail with a LockStoreConnectionException", failure);
 	}
 
 	public static class Orders {

@@ -32,7 +32,6 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockContext;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.LockMode;
-import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedisLockEngine;
@@ -145,7 +144,7 @@ class ZooKeeperLockEngineAutoConfigurationTests {
 		this.zooKeeperOnly
 			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + InstanceSpec.getRandomPort(),
 					"distlock.zookeeper.connection-timeout=500ms")
-			.run((context) -> assertThat(connectionFailure(context.getStartupFailure()))
+			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()))
 				.hasMessageContaining("ZooKeeper did not answer within 500 ms"));
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5000);
 	}
@@ -156,7 +155,7 @@ class ZooKeeperLockEngineAutoConfigurationTests {
 		this.zooKeeperOnly
 			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
 					"distlock.zookeeper.root=/read-only-locks")
-			.run((context) -> assertThat(connectionFailure(context.getStartupFailure()))
+			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()))
 				.hasMessageContaining("no permission (NOAUTH)")
 				.hasMessageContaining("/read-only-locks")
 				.hasMessageNotContaining("did not answer"));
@@ -193,16 +192,6 @@ class ZooKeeperLockEngineAutoConfigurationTests {
 						.doesNotContain(own.getConnectString());
 				});
 		}
-	}
-
-	/** The start-up failure's distlock cause, which names the store's problem at the top. */
-	private static LockStoreConnectionException connectionFailure(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof LockStoreConnectionException connection) {
-				return connection;
-			}
-		}
-		throw new AssertionError("Start-up did not fail with a LockStoreConnectionException", failure);
 	}
 
 	public static class Orders {
