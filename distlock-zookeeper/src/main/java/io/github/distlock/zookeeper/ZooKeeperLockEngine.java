@@ -161,7 +161,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 				queue.removeInBackground(node);
 			}
 		}
-		return holding(request, node, stat.getCzxid(), grantedAt);
+		return holding(request, node, stat.getCzxid(), stat.getEphemeralOwner(), grantedAt);
 	}
 
 	/**
@@ -205,10 +205,11 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	 * Makes a handle for a node that is first in its queue, watched so that a deletion from outside is a loss at
 	 * once rather than at the next confirmation.
 	 */
-	private ZooKeeperLockHandle holding(LockRequest request, String node, long token, long grantedAt) {
+	private ZooKeeperLockHandle holding(LockRequest request, String node, long token, long session,
+			long grantedAt) {
 		long leaseNanos = request.lease().toNanos();
 		long maxDeadline = (request.maxLease() != null) ? grantedAt + request.maxLease().toNanos() : Long.MAX_VALUE;
-		ZooKeeperLockHandle handle = new ZooKeeperLockHandle(this, request.name(), request.key(), node, token,
+		ZooKeeperLockHandle handle = new ZooKeeperLockHandle(this, request.name(), request.key(), node, token, session,
 				grantedAt,
 				request.initialLease().toNanos(), leaseNanos, request.autoRenew(), maxDeadline);
 		this.held.put(node, handle);
@@ -241,7 +242,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		this.watchdog.unwatch(handle);
 		this.held.remove(handle.node, handle);
 		try {
-			deleteOwnNode(handle.node);
+			deleteOwnNode(handle);
 			handle.markReleased();
 			return true;
 		}
@@ -269,30 +270,55 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	/**
 	 * Deletes a holder's node, telling "it was already gone" (a loss) apart from "our delete went through but its
 	 * answer was lost". The first try is one request without Curator's retries: a missing node then was deleted by
-	 * someone else. Should the connection drop first, the server may have applied the delete and died or
-	 * disconnected before answering; Curator then retries until the server answers (and, should the caller give up,
-	 * deletes in the background), and a node missing by then is taken for this delete's own doing. The session is
-	 * the same one throughout (its end is reported by itself), so nobody else could have created the node again.
-	 * @throws KeeperException.NoNodeException only when the first try found the node gone
+	 * someone else, and an expired session means the server removed the node with it. Should the connection drop
+	 * first, the server may have applied the delete and died or disconnected before answering; Curator then retries
+	 * until the server answers (and, should the caller give up, deletes in the background). A node missing by then
+	 * is this delete's own doing only if the session that created it is still the client's: nobody else deletes a
+	 * holder's node. If the session changed, the node went with the old one: a holder frozen (a stop, a long pause)
+	 * past the session timeout resumes, sends its delete into a connection the server has closed, and its retry
+	 * runs in a new session while another holder already has the lock. That is reported as a loss, also in the one
+	 * case it cannot be told from: a delete applied whose answer was lost and whose session then expired before the
+	 * client reconnected.
+	 * @throws KeeperException.NoNodeException when the node was gone before this delete
 	 */
-	private void deleteOwnNode(String node) throws Exception {
+	private void deleteOwnNode(ZooKeeperLockHandle handle) throws Exception {
 		try {
-			this.client.getZookeeperClient().getZooKeeper().delete(node, -1);
+			this.client.getZookeeperClient().getZooKeeper().delete(handle.node, -1);
+		}
+		catch (KeeperException.SessionExpiredException ex) {
+			throw nodeGoneWithSession(handle);
 		}
 		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException ex) {
 			try {
-				this.client.delete().guaranteed().forPath(node);
+				this.client.delete().guaranteed().forPath(handle.node);
+			}
+			catch (KeeperException.SessionExpiredException expired) {
+				throw nodeGoneWithSession(handle);
 			}
 			catch (KeeperException.NoNodeException deletedBefore) {
-				logger.debug("The delete of " + node + " was applied before its answer was lost");
+				if (currentSession() != handle.session) {
+					throw nodeGoneWithSession(handle);
+				}
+				logger.debug("The delete of " + handle.node + " was applied before its answer was lost");
 			}
 		}
 	}
 
-	/**
-	 * Asks the server whether the node is still there. While the connection is suspended nothing is confirmed, and
-	 * the answer is false without a loss: the lock may still be ours, but the server may have ended the session.
-	 */
+	private static KeeperException.NoNodeException nodeGoneWithSession(ZooKeeperLockHandle handle) {
+		return new KeeperException.NoNodeException(handle.node + " (its session 0x"
+				+ Long.toHexString(handle.session) + " ended before the release)");
+	}
+
+	/** The client's session now, or 0 while it has none. */
+	private long currentSession() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
 	/**
 	 * A loss found by another thread (the node's watch) marks the handle lost before it reports it, under the
 	 * handle's reporting lock: a caller told "not held" waits for that report, so the answer never overtakes it.
@@ -304,6 +330,10 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		}
 	}
 
+	/**
+	 * Asks the server whether the node is still there. While the connection is suspended nothing is confirmed, and
+	 * the answer is false without a loss: the lock may still be ours, but the server may have ended the session.
+	 */
 	boolean verify(ZooKeeperLockHandle handle) {
 		if (!handle.isHeld() || !this.session.isConnected()) {
 			awaitLossReport(handle);

@@ -15,6 +15,9 @@ final class ZooKeeperLockHandle extends LeasedLockHandle {
 	/** The full path of this acquisition's node. */
 	final String node;
 
+	/** The session that created the node (its ephemeral owner): the node lives as long as that session. */
+	final long session;
+
 	/**
 	 * Held while a loss is recorded and reported, so that every thread that finds the loss (the node's watch, a
 	 * check, an extension, the release) returns only once it has been reported, whichever of them reports it.
@@ -22,10 +25,11 @@ final class ZooKeeperLockHandle extends LeasedLockHandle {
 	final ReentrantLock reporting = new ReentrantLock();
 
 	ZooKeeperLockHandle(ZooKeeperLockEngine engine, String name, String key, String node, long token,
-			long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
+			long session, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
 		this.engine = engine;
 		this.node = node;
+		this.session = session;
 	}
 
 	@Override

@@ -1,6 +1,8 @@
 package io.github.distlock.zookeeper;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -8,6 +10,8 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.ZooDefs;
 
 /**
@@ -84,6 +88,28 @@ final class TestZooKeeper implements AutoCloseable {
 			catch (Exception ex) {
 				throw new IllegalStateException(ex);
 			}
+		}
+	}
+
+	/**
+	 * Ends a client's session on the server without the client taking part, as the server does when it stops hearing
+	 * from a frozen process: another connection takes the session over with its id and password and closes it. The
+	 * server deletes the session's ephemeral nodes before this returns.
+	 */
+	void endSessionBehindItsBack(ZooKeeper victim) throws Exception {
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper impostor = new ZooKeeper(this.server.getConnectString(), SESSION_TIMEOUT_MS, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, victim.getSessionId(), victim.getSessionPasswd());
+		try {
+			if (!connected.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Could not take over session 0x" + Long.toHexString(victim.getSessionId()));
+			}
+		}
+		finally {
+			impostor.close();
 		}
 	}
 

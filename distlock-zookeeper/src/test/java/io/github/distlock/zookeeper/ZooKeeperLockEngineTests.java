@@ -274,17 +274,8 @@ class ZooKeeperLockEngineTests {
 
 	@Test
 	void aReleaseWhoseAnswerIsLostIsNoLoss() throws Exception {
-		try (AnswerDroppingProxy proxy = new AnswerDroppingProxy(zooKeeper.server().getPort())) {
-			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(proxy.connectString())
-				.sessionTimeoutMs(TestZooKeeper.SESSION_TIMEOUT_MS)
-				.connectionTimeoutMs(1000)
-				.retryPolicy(new RetryNTimes(20, 50))
-				.build();
-			client.start();
-			this.clients.add(client);
-			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-			ZooKeeperLockEngine engine = engineOn(client);
+		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
+			ZooKeeperLockEngine engine = engineOn(proxiedClient(proxy));
 			LockHandle held = engine.acquire(request("lost-answer", Duration.ZERO));
 			String node = zooKeeper.nodes("zk", "lost-answer").get(0);
 
@@ -296,6 +287,54 @@ class ZooKeeperLockEngineTests {
 			assertThat(this.lost).as("no false alarm").isEmpty();
 			assertThat(zooKeeper.nodes("zk", "lost-answer")).isEmpty();
 		}
+	}
+
+	/**
+	 * The torture run's finding: a holder stopped (SIGSTOP) past its session timeout resumes and releases. Its delete
+	 * goes into a connection the server has closed, and Curator's retry runs in a new session, which finds the node
+	 * gone; that must not be taken for the delete's own doing, since another holder already has the lock.
+	 */
+	@Test
+	void aHolderFrozenPastItsSessionLearnsAtReleaseThatTheLockWasLost() throws Exception {
+		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
+			CuratorFramework client = proxiedClient(proxy);
+			ZooKeeperLockEngine engine = engineOn(client);
+			LockHandle frozen = engine.acquire(request("frozen", Duration.ZERO));
+			String node = zooKeeper.nodes("zk", "frozen").get(0);
+
+			proxy.freeze(node);
+			zooKeeper.endSessionBehindItsBack(client.getZookeeperClient().getZooKeeper());
+			assertThat(zooKeeper.nodes("zk", "frozen")).as("the node went with its session").isEmpty();
+			LockHandle next = engine().acquire(request("frozen", Duration.ZERO));
+			assertThat(next.token()).isGreaterThan(frozen.token());
+
+			Future<Boolean> release = this.executor.submit(frozen::release);
+			assertThat(proxy.awaitFrozenRequest(5, TimeUnit.SECONDS)).as("the delete was sent").isTrue();
+			proxy.cut();
+			assertThat(release.get(20, TimeUnit.SECONDS)).as("nothing of its own left to release").isFalse();
+			assertThat(frozen.isLost()).isTrue();
+			LostLock loss = this.lost.poll(10, TimeUnit.SECONDS);
+			assertThat(loss).as("the loss reported").isNotNull();
+			assertThat(loss.key()).isEqualTo("frozen");
+			assertThat(loss.token()).isEqualTo(frozen.token());
+			assertThat(loss.reason()).isEqualTo(LostLock.Reason.NOT_OWNED);
+			assertThat(this.lost).as("reported once").isEmpty();
+			assertThat(zooKeeper.nodes("zk", "frozen")).as("the next holder's node untouched").hasSize(1);
+			assertThat(next.release()).isTrue();
+		}
+	}
+
+	private CuratorFramework proxiedClient(FaultyProxy proxy) throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(proxy.connectString())
+			.sessionTimeoutMs(TestZooKeeper.SESSION_TIMEOUT_MS)
+			.connectionTimeoutMs(1000)
+			.retryPolicy(new RetryNTimes(20, 50))
+			.build();
+		client.start();
+		this.clients.add(client);
+		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+		return client;
 	}
 
 	@Test
