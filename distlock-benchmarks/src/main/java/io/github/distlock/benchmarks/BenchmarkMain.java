@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.distlock.benchmarks.etcd.EtcdBenchmark;
 import io.github.distlock.benchmarks.jdbc.JdbcBenchmark;
 import io.github.distlock.benchmarks.keyset.KeySetBenchmark;
 import io.github.distlock.benchmarks.processes.ContendedWorker;
@@ -25,6 +26,7 @@ import io.github.distlock.benchmarks.zookeeper.ZooKeeperBenchmark;
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --keyset [--smoke] [--out FILE] (two keys at once)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --shared [--smoke] [--out FILE] (read/write, permits)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --zookeeper [--smoke] [--out FILE] (the ZooKeeper locks)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --etcd [--smoke] [--out FILE]   (the etcd locks)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -53,6 +55,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("--zookeeper")) {
 			ZooKeeperBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("--etcd")) {
+			EtcdBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals(WORKER)) {

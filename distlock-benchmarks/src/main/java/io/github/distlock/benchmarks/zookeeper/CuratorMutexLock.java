@@ -9,12 +9,14 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.utils.ZKPaths;
 
+import io.github.distlock.benchmarks.lockserver.SystemLock;
+
 /**
  * Apache Curator's {@link InterProcessMutex}, the recipe most ZooKeeper users reach for: one mutex per key, shared by
  * the instance's threads as its documentation intends (it tracks each thread's own node). A mutex must be released
  * by the thread that acquired it, which the benchmark always does.
  */
-final class CuratorMutexLock implements ZooKeeperLock {
+final class CuratorMutexLock implements SystemLock {
 
 	private static final String ROOT = "/curator-locks";
 

@@ -6,12 +6,13 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.benchmarks.lockserver.SystemLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.zookeeper.ZooKeeperLockEngine;
 
 /** distlock's ZooKeeper engine, with the lease and renewal the annotation has by default. */
-final class DistlockZooKeeperLock implements ZooKeeperLock {
+final class DistlockZooKeeperLock implements SystemLock {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 

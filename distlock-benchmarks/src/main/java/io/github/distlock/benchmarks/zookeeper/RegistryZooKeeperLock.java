@@ -7,12 +7,14 @@ import java.util.concurrent.locks.Lock;
 import org.apache.curator.framework.CuratorFramework;
 import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
+import io.github.distlock.benchmarks.lockserver.SystemLock;
+
 /**
  * Spring Integration's {@link ZookeeperLockRegistry}, with its defaults: an {@code InterProcessMutex} per key, and
  * before every timed acquisition a check that the server answers (an existence check of "/", run on the registry's
  * own executor).
  */
-final class RegistryZooKeeperLock implements ZooKeeperLock {
+final class RegistryZooKeeperLock implements SystemLock {
 
 	private final ZookeeperLockRegistry registry;
 

@@ -1,14 +1,16 @@
 package io.github.distlock.benchmarks.zookeeper;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 import org.apache.curator.framework.CuratorFramework;
+
+import io.github.distlock.benchmarks.lockserver.HotKeyContention;
+import io.github.distlock.benchmarks.lockserver.LockServerBenchmark;
+import io.github.distlock.benchmarks.lockserver.RunLength;
+import io.github.distlock.benchmarks.lockserver.SystemLock;
+import io.github.distlock.benchmarks.lockserver.UncontendedPairs;
 
 /**
  * The ZooKeeper lock benchmark: distlock's ZooKeeper engine, Apache Curator's {@code InterProcessMutex} and Spring
@@ -20,49 +22,30 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class ZooKeeperBenchmark {
 
-	private final Duration window;
-
-	private final int rounds;
-
-	private ZooKeeperBenchmark(Duration window, int rounds) {
-		this.window = window;
-		this.rounds = rounds;
+	private ZooKeeperBenchmark() {
 	}
 
 	/** {@code [--smoke] [--out FILE]}: a full run takes about a minute and a half, a smoke run a few seconds. */
 	public static void main(String[] args) throws Exception {
-		boolean smoke = List.of(args).contains("--smoke");
-		int out = List.of(args).indexOf("--out");
-		String report = smoke ? smokeReport() : new ZooKeeperBenchmark(Duration.ofSeconds(3), 3).run();
-		System.out.println(report);
-		if (out >= 0) {
-			Files.writeString(Path.of(args[out + 1]), report);
-		}
+		LockServerBenchmark.main(args, ZooKeeperBenchmark::report);
 	}
 
 	/** The short mode's report, as {@code --smoke} prints it. */
 	public static String smokeReport() throws Exception {
-		return new ZooKeeperBenchmark(Duration.ofMillis(500), 1).run();
+		return report(RunLength.SMOKE);
 	}
 
-	/** Runs every system and answers the report, in Markdown. */
-	public String run() throws Exception {
-		Map<String, Function<CuratorFramework, ZooKeeperLock>> systems = new LinkedHashMap<>();
+	/** Runs every system for the length and answers the report, in Markdown. */
+	static String report(RunLength length) throws Exception {
+		Map<String, Function<CuratorFramework, SystemLock>> systems = new LinkedHashMap<>();
 		systems.put("distlock ZooKeeper engine", DistlockZooKeeperLock::new);
 		systems.put("Curator InterProcessMutex", CuratorMutexLock::new);
 		systems.put("Spring Integration ZookeeperLockRegistry", RegistryZooKeeperLock::new);
-		ZooKeeperReport report = new ZooKeeperReport(this.rounds, this.window);
 		try (ZooKeeperUnderTest zookeeper = ZooKeeperUnderTest.start()) {
-			for (int round = 0; round < this.rounds; round++) {
-				for (Map.Entry<String, Function<CuratorFramework, ZooKeeperLock>> system : systems.entrySet()) {
-					report.add(system.getKey(),
-							UncontendedPairs.measure(zookeeper, system.getValue(), "u" + round, this.window));
-					report.add(system.getKey(),
-							HotKeyContention.measure(zookeeper, system.getValue(), "h" + round, this.window));
-				}
-			}
+			return LockServerBenchmark.run(zookeeper, systems, length)
+				.markdown("ZooKeeper locks on one ZooKeeper " + ZooKeeperUnderTest.version()
+						+ " server in the benchmark's JVM (Curator's TestingServer, fsync off)");
 		}
-		return report.markdown();
 	}
 
 }

@@ -11,11 +11,15 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Version;
 
+import io.github.distlock.benchmarks.lockserver.LockServer;
+import io.github.distlock.benchmarks.lockserver.ServerCounters;
+import io.github.distlock.benchmarks.lockserver.SystemLock;
+
 /**
  * The ZooKeeper server the benchmark measures on: one standalone server inside this JVM (Curator's
  * {@link TestingServer}) in a fresh data directory, and a client of its own for every instance of a system.
  */
-final class ZooKeeperUnderTest implements AutoCloseable {
+final class ZooKeeperUnderTest implements LockServer<CuratorFramework> {
 
 	/** distlock's default ({@code distlock.zookeeper.session-timeout}), for every system alike. */
 	private static final int SESSION_TIMEOUT_MS = 15_000;
@@ -41,7 +45,8 @@ final class ZooKeeperUnderTest implements AutoCloseable {
 	}
 
 	/** One new instance of a system: a connected client with a session of its own, and the system's lock on it. */
-	LockInstance open(Function<CuratorFramework, ZooKeeperLock> system) throws InterruptedException {
+	@Override
+	public ZooKeeperInstance open(Function<CuratorFramework, SystemLock> system) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(this.server.getConnectString())
 			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
@@ -54,12 +59,13 @@ final class ZooKeeperUnderTest implements AutoCloseable {
 			throw new IllegalStateException("No connection to the ZooKeeper server at "
 					+ this.server.getConnectString());
 		}
-		return new LockInstance(client, system);
+		return new ZooKeeperInstance(client, system);
 	}
 
-	/** The server's counters now. */
-	ServerCounters counters() throws IOException {
-		return ServerCounters.read(this.server.getPort());
+	/** The server's counters now, by its {@code srvr} command. */
+	@Override
+	public ServerCounters counters() throws IOException {
+		return SrvrCommand.read(this.server.getPort());
 	}
 
 	/** The server's release, without its build's commit and date. */

@@ -5,15 +5,20 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
+import io.github.distlock.benchmarks.lockserver.ServerCounters;
+
 /**
- * What a ZooKeeper server has done so far, by its own count: the requests it received from clients, and the last
- * transaction it applied. Every write (create, delete, set, and a session's start and end) is one transaction with
- * the next zxid, so the difference of two zxids counts the writes between them.
+ * Reads what a ZooKeeper server has done so far with its {@code srvr} command: the requests it received from
+ * clients, and the last transaction it applied. Every write (create, delete, set, and a session's start and end) is
+ * one transaction with the next zxid, so the zxid counts the writes.
  * <p>
- * Read with the server's {@code srvr} command, the same for every client library, and without a client of its own
- * whose requests would mix with those counted.
+ * The command is the same for every client library, and needs no client of its own whose requests would mix with
+ * those counted.
  */
-record ServerCounters(long received, long zxid) {
+final class SrvrCommand {
+
+	private SrvrCommand() {
+	}
 
 	static ServerCounters read(int port) throws IOException {
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
@@ -21,8 +26,7 @@ record ServerCounters(long received, long zxid) {
 			socket.getOutputStream().flush();
 			// The server answers and closes the connection.
 			String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-			return new ServerCounters(Long.parseLong(field(answer, "Received")),
-					Long.decode(field(answer, "Zxid")));
+			return new ServerCounters(Long.parseLong(field(answer, "Received")), Long.decode(field(answer, "Zxid")));
 		}
 	}
 
@@ -33,11 +37,6 @@ record ServerCounters(long received, long zxid) {
 			}
 		}
 		throw new IllegalStateException("No '" + name + "' in the server's srvr answer: " + answer);
-	}
-
-	/** What happened between {@code earlier} and these counters. */
-	ServerCounters since(ServerCounters earlier) {
-		return new ServerCounters(this.received - earlier.received, this.zxid - earlier.zxid);
 	}
 
 }

@@ -6,19 +6,22 @@ import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 
+import io.github.distlock.benchmarks.lockserver.LockInstance;
+import io.github.distlock.benchmarks.lockserver.SystemLock;
+
 /**
- * One application instance of a system under test: a ZooKeeper client (and so a session) of its own, and the
+ * One application instance of a system under test on ZooKeeper: a client (and so a session) of its own, and the
  * system's lock on it. Closing it closes both.
  */
-final class LockInstance implements AutoCloseable {
+final class ZooKeeperInstance implements LockInstance {
 
 	private final CuratorFramework client;
 
-	private final ZooKeeperLock lock;
+	private final SystemLock lock;
 
 	private final LongAdder sessionInterruptions = new LongAdder();
 
-	LockInstance(CuratorFramework client, Function<CuratorFramework, ZooKeeperLock> system) {
+	ZooKeeperInstance(CuratorFramework client, Function<CuratorFramework, SystemLock> system) {
 		this.client = client;
 		client.getConnectionStateListenable().addListener((source, state) -> {
 			if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
@@ -28,15 +31,17 @@ final class LockInstance implements AutoCloseable {
 		this.lock = system.apply(client);
 	}
 
-	ZooKeeperLock lock() {
+	@Override
+	public SystemLock lock() {
 		return this.lock;
 	}
 
 	/**
-	 * Locks lost while held, as far as can be known: those the system reported, plus every suspension or loss of
-	 * the session, during which a system that reports nothing may have lost what it held.
+	 * Those the system reported, plus every suspension or loss of the session, during which a system that reports
+	 * nothing may have lost what it held.
 	 */
-	long lostLocks() {
+	@Override
+	public long lostLocks() {
 		return this.lock.lostLocks() + this.sessionInterruptions.sum();
 	}
 

@@ -1,6 +1,5 @@
-package io.github.distlock.benchmarks.zookeeper;
+package io.github.distlock.benchmarks.lockserver;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -11,39 +10,39 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * The ZooKeeper benchmark's table, in Markdown: per system the median round of each scenario (by its rate, so that
- * a row's numbers come from one round), and the lost locks, overlaps and timeouts of all rounds added up, so that a
+ * A lock-server benchmark's table, in Markdown: per system the median round of each scenario (by its rate, so that a
+ * row's numbers come from one round), and the lost locks, overlaps and timeouts of all rounds added up, so that a
  * single one shows. Below it, every system's rates as a multiple of the first system's.
  */
-final class ZooKeeperReport {
+public final class LockServerReport {
 
 	private final Map<String, List<UncontendedPairs.Result>> uncontended = new LinkedHashMap<>();
 
 	private final Map<String, List<HotKeyContention.Result>> hotKey = new LinkedHashMap<>();
 
-	private final int rounds;
+	private final RunLength length;
 
-	private final Duration window;
-
-	ZooKeeperReport(int rounds, Duration window) {
-		this.rounds = rounds;
-		this.window = window;
+	public LockServerReport(RunLength length) {
+		this.length = length;
 	}
 
-	void add(String system, UncontendedPairs.Result result) {
+	public void add(String system, UncontendedPairs.Result result) {
 		this.uncontended.computeIfAbsent(system, (name) -> new ArrayList<>()).add(result);
 	}
 
-	void add(String system, HotKeyContention.Result result) {
+	public void add(String system, HotKeyContention.Result result) {
 		this.hotKey.computeIfAbsent(system, (name) -> new ArrayList<>()).add(result);
 	}
 
-	String markdown() {
+	/**
+	 * @param subject the first words of the report: which locks, on which server, how started (such as "ZooKeeper
+	 * locks on one ZooKeeper 3.9.2 server in the benchmark's JVM")
+	 */
+	public String markdown(String subject) {
 		StringBuilder out = new StringBuilder();
-		out.append(String.format(Locale.ROOT, "ZooKeeper locks on one ZooKeeper %s server in the benchmark's JVM "
-				+ "(Curator's TestingServer, fsync off), %d round(s) of %d ms per system and scenario, interleaved; "
-				+ "medians of the rounds; lost, overlaps and timeouts summed over the rounds.%n%n",
-				ZooKeeperUnderTest.version(), this.rounds, this.window.toMillis()));
+		out.append(String.format(Locale.ROOT, "%s, %d round(s) of %d ms per system and scenario, interleaved; "
+				+ "medians of the rounds; lost, overlaps and timeouts summed over the rounds.%n%n", subject,
+				this.length.rounds(), this.length.window().toMillis()));
 		out.append("| system | uncontended pairs/s | pair p50 µs | pair p99 µs | requests per pair | writes per pair "
 				+ "| hot key acq/s (2 instances × 4 threads) | instance A share | hand-over p50 µs | hand-over p99 µs "
 				+ "| requests per hot-key acq | lost | overlaps | timeouts |\n");
