@@ -91,7 +91,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
 
 	/** How long one call to etcd may take before it counts as failed (beyond a caller's wait time). */
-	static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+	public static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
 	/** Locks one confirmation carries at most: etcd's default limit of operations in one transaction. */
 	private static final int CONFIRMATION_BATCH = 128;

@@ -221,7 +221,8 @@ public final class TestEtcd implements AutoCloseable {
 		throw new IllegalStateException("No member with id " + Long.toHexString(memberId));
 	}
 
-	List<Node> members() {
+	/** The members, in the order of {@link #endpoints()}. */
+	public List<Node> members() {
 		return this.nodes;
 	}
 
@@ -232,7 +233,7 @@ public final class TestEtcd implements AutoCloseable {
 	}
 
 	/** One etcd process. */
-	static final class Node {
+	public static final class Node {
 
 		final String name;
 
@@ -243,6 +244,9 @@ public final class TestEtcd implements AutoCloseable {
 		private final Path dataDirectory;
 
 		private Process process;
+
+		/** The command that started the process: a restart runs it again, on the same ports and data. */
+		private List<String> command;
 
 		private final Thread shutdownHook = new Thread(this::destroy, "etcd-test-member-cleanup");
 
@@ -294,13 +298,29 @@ public final class TestEtcd implements AutoCloseable {
 					"--initial-cluster-state", "new", "--initial-cluster-token", token,
 					"--heartbeat-interval", "50", "--election-timeout", "500", "--logger", "zap", "--log-outputs",
 					"stderr", "--log-level", "warn");
-			this.process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(this.dataDirectory.resolve("etcd.log").toFile())
-				.start();
+			this.command = command;
+			launch();
 			Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 		}
 
-		long pid() {
+		private void launch() throws IOException {
+			this.process = new ProcessBuilder(this.command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.dataDirectory.resolve("etcd.log").toFile()))
+				.start();
+		}
+
+		/**
+		 * SIGKILL, then the same command again on the same ports and data directory, as a crashed server that its
+		 * supervisor starts again: etcd reads its keys, leases and revision back from disk. Returns once this member
+		 * answers a read again (a member of a cluster needs a leader for that).
+		 */
+		public void restart() throws Exception {
+			kill();
+			launch();
+			awaitAnswer(List.of(this));
+		}
+
+		public long pid() {
 			return this.process.pid();
 		}
 
@@ -309,7 +329,7 @@ public final class TestEtcd implements AutoCloseable {
 		}
 
 		/** SIGKILL, as a crashed machine would: no goodbye to the other members or the clients. */
-		void kill() throws InterruptedException {
+		public void kill() throws InterruptedException {
 			this.process.destroyForcibly();
 			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
 				throw new IllegalStateException("etcd member " + this.name + " survived SIGKILL");
@@ -317,12 +337,12 @@ public final class TestEtcd implements AutoCloseable {
 		}
 
 		/** SIGSTOP: the process freezes, its sockets stay open, nothing answers. */
-		void freeze() throws Exception {
+		public void freeze() throws Exception {
 			signal("-STOP");
 		}
 
 		/** SIGCONT after {@link #freeze()}. */
-		void thaw() throws Exception {
+		public void thaw() throws Exception {
 			signal("-CONT");
 		}
 

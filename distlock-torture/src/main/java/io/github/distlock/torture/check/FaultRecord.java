@@ -5,8 +5,9 @@ package io.github.distlock.torture.check;
  *
  * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause},
  * {@code redis_restart}, {@code client_kill_normal}, {@code client_kill_pubsub}, {@code db_stall},
- * {@code db_connection_kill}, {@code zk_pause} or {@code zk_restart}
- * @param target the worker's name, {@code redis}, {@code database} or {@code zookeeper} for the lock store, or
+ * {@code db_connection_kill}, {@code zk_pause}, {@code zk_restart}, {@code etcd_pause} or {@code etcd_restart}
+ * @param target the worker's name, {@code redis}, {@code database}, {@code zookeeper} or {@code etcd} for the lock
+ * store, or
  * {@code workers} for connection kills (every worker's)
  * @param pid the process signalled (for connection kills, the lock server's)
  * @param startNanos when it began
@@ -16,20 +17,21 @@ package io.github.distlock.torture.check;
  */
 public record FaultRecord(String kind, String target, long pid, long startNanos, long endNanos, String detail) {
 
-	/** A fault of the lock store itself (Redis, the database or ZooKeeper), which may take any holder's lock. */
+	/** A fault of the lock store itself (Redis, the database, ZooKeeper or etcd), which may take any holder's lock. */
 	boolean isStoreFault() {
-		return "redis".equals(this.target) || "database".equals(this.target) || "zookeeper".equals(this.target);
+		return "redis".equals(this.target) || "database".equals(this.target) || "zookeeper".equals(this.target)
+				|| "etcd".equals(this.target);
 	}
 
 	/**
 	 * Whether this fault of the lock store can cost a live holder its lock for the reason reported. Any of them can
 	 * leave a lock unconfirmed past its lease ({@code STORE_UNREACHABLE}); all but one can also take it in the store
 	 * ({@code NOT_OWNED}: an expired key, a Redis restarted empty, a ZooKeeper session ended by a stalled server). The
-	 * exception is a ZooKeeper server restarted on its own data: it brings back every session and node, so a lock it
-	 * is said to have taken was not taken.
+	 * exceptions are a ZooKeeper server and an etcd restarted on their own data: they bring back every session and
+	 * node, every lease and key, so a lock they are said to have taken was not taken.
 	 */
 	boolean canCostALockAs(String reason) {
-		if ("zk_restart".equals(this.kind)) {
+		if (isRestartOnItsData()) {
 			return "STORE_UNREACHABLE".equals(reason);
 		}
 		return "STORE_UNREACHABLE".equals(reason) || "NOT_OWNED".equals(reason);
@@ -45,9 +47,13 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 		return "zk_pause".equals(this.kind) || "zk_restart".equals(this.kind);
 	}
 
-	/** A restart of the lock server (Redis empty, ZooKeeper on its data): tokens must go on growing across it. */
+	/** A restart of the lock server (Redis empty, ZooKeeper or etcd on its data): tokens must go on growing across it. */
 	boolean isRestart() {
-		return "redis_restart".equals(this.kind) || "zk_restart".equals(this.kind);
+		return "redis_restart".equals(this.kind) || isRestartOnItsData();
+	}
+
+	private boolean isRestartOnItsData() {
+		return "zk_restart".equals(this.kind) || "etcd_restart".equals(this.kind);
 	}
 
 	/** A connection kill: the server and its data stay, so it can take no lock from anyone by itself. */

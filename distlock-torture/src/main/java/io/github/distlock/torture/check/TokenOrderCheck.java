@@ -10,7 +10,7 @@ import java.util.Map;
  * Tokens never repeat nor go backwards. The lock server's acquisition happened somewhere between a call's start
  * and the moment the section recorded it; so when one acquisition was recorded before another call even started,
  * its token must be the smaller. This holds across restarts of the lock server too (Redis restarted empty, ZooKeeper
- * on its data, whose transaction ids go on), which the figures single out.
+ * or etcd on its data, whose transaction ids or revisions go on), which the figures single out.
  */
 final class TokenOrderCheck implements Check {
 
@@ -86,8 +86,9 @@ final class TokenOrderCheck implements Check {
 		if (before == 0 || after == 0) {
 			return "no acquisition on one side";
 		}
-		// Redis tokens are microseconds of its clock; ZooKeeper's are transaction ids.
-		String unit = restart.kind().startsWith("zk") ? " zxids" : " us";
+		// Redis tokens are microseconds of its clock; ZooKeeper's are transaction ids, etcd's revisions.
+		String unit = restart.kind().startsWith("zk") ? " zxids" : restart.kind().startsWith("etcd") ? " revisions"
+				: " us";
 		return "last before " + before + ", first after " + after + " (" + ((after > before) ? "+" : "")
 				+ (after - before) + unit + ")";
 	}

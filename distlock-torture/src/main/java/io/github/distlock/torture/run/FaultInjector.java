@@ -41,17 +41,21 @@ final class FaultInjector implements AutoCloseable {
 
 	private final ZooKeeperLockStore zookeeper;
 
+	private final EtcdLockStore etcd;
+
 	/**
 	 * @param redis the Redis lock server, or null when the locks live elsewhere
 	 * @param database the database lock store, or null when the locks live elsewhere
 	 * @param zookeeper the ZooKeeper lock store, or null when the locks live elsewhere
+	 * @param etcd the etcd lock store, or null when the locks live elsewhere
 	 */
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
-			ZooKeeperLockStore zookeeper, Random random, Path runDirectory) {
+			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, Random random, Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
 		this.zookeeper = zookeeper;
+		this.etcd = etcd;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -145,6 +149,20 @@ final class FaultInjector implements AutoCloseable {
 				this.zookeeper.restart();
 				record(fault.kind(), "zookeeper", pid, start, System.nanoTime(),
 						"serving-again-as-pid-" + this.zookeeper.pid());
+			}
+			case ETCD_PAUSE -> {
+				long pid = this.etcd.pid();
+				long start = System.nanoTime();
+				this.etcd.pause(Duration.ofMillis(fault.durationMillis()));
+				record(fault.kind(), "etcd", pid, start, System.nanoTime(), null);
+			}
+			case ETCD_RESTART -> {
+				long pid = this.etcd.pid();
+				long start = System.nanoTime();
+				// Same ports, same data directory: keys, leases and the revision come back from disk.
+				this.etcd.restart();
+				record(fault.kind(), "etcd", pid, start, System.nanoTime(),
+						"serving-again-as-pid-" + this.etcd.pid());
 			}
 		}
 	}

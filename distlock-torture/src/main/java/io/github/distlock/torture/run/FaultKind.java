@@ -61,7 +61,24 @@ public enum FaultKind {
 	 * and no lock is taken from its holder ({@code NOT_OWNED} would be a false alarm); only a lock whose lease ran
 	 * out unconfirmed before its client reconnected may be given up ({@code STORE_UNREACHABLE}).
 	 */
-	ZK_RESTART;
+	ZK_RESTART,
+
+	/**
+	 * SIGSTOP the etcd server for longer than the workers' instance lease (and so than the lock lease), then SIGCONT:
+	 * a stalled cluster. Every held lock goes unconfirmed past its lease, and must be reported lost; a lease whose
+	 * time to live passed meanwhile ends when the server resumes (unless its keep-alive is served first), taking its
+	 * keys with it.
+	 */
+	ETCD_PAUSE,
+
+	/**
+	 * SIGKILL the etcd server and start it again on the same ports and data directory: a crash and restart of a
+	 * member that persists its state. Keys, leases and the revision go on (etcd gives every lease its full time to
+	 * live again when it starts), so no lease ends and no lock is taken from its holder ({@code NOT_OWNED} would be a
+	 * false alarm); only a lock whose lease ran out unconfirmed while the server was down may be given up
+	 * ({@code STORE_UNREACHABLE}).
+	 */
+	ETCD_RESTART;
 
 	/** The faults the lock store of a run can undergo, besides those of the workers. */
 	static List<FaultKind> forStore(LockStore store) {
@@ -70,6 +87,7 @@ public enum FaultKind {
 			case REDIS -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB);
 			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
 			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
+			case ETCD -> List.of(ETCD_PAUSE, ETCD_RESTART);
 		});
 		return kinds;
 	}

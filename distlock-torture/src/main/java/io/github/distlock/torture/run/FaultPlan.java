@@ -73,6 +73,10 @@ record FaultPlan(List<Planned> faults) {
 			// Nothing is waited for between the kill and the new start: the new server JVM's start (most of a
 			// second on a busy machine) is the time the server stays down, and this much of the slot is kept for it.
 			case ZK_RESTART -> 1000;
+			// Past the instance lease and a lock lease more, as for ZooKeeper's session.
+			case ETCD_PAUSE -> settings.sessionTimeout().toMillis() + lease;
+			// The time the server stays down: its new start, on loopback and a small data directory, under a second.
+			case ETCD_RESTART -> 1000;
 			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, DB_CONNECTION_KILL ->
 				(CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
 			case WORKER_KILL -> 0;

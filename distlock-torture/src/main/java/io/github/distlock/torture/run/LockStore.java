@@ -13,6 +13,9 @@ public enum LockStore {
 	MARIADB,
 
 	/** The ZooKeeper engine, on a standalone ZooKeeper server the run starts as a process of its own. */
-	ZOOKEEPER
+	ZOOKEEPER,
+
+	/** The etcd engine, on a one-member etcd the run starts as a process of the machine's etcd binary. */
+	ETCD
 
 }

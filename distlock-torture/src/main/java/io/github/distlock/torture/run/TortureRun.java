@@ -67,6 +67,7 @@ public final class TortureRun {
 		KeyspaceRecorder recorder = null;
 		DatabaseLockStore database = null;
 		ZooKeeperLockStore zookeeper = null;
+		EtcdLockStore etcd = null;
 		switch (this.settings.store()) {
 			case REDIS -> {
 				lockServer = track(RedisServers.startProcess());
@@ -76,9 +77,10 @@ public final class TortureRun {
 			}
 			case POSTGRESQL, MARIADB -> database = track(DatabaseLockStore.open(this.settings.store()));
 			case ZOOKEEPER -> zookeeper = track(new ZooKeeperLockStore(this.dir));
+			case ETCD -> etcd = track(new EtcdLockStore());
 		}
 		if (recorder == null) {
-			// A table or a znode notifies no one here of expiries: the checker sees the locks through the workers'
+			// A table, a znode or an etcd key notifies no one here of expiries: the checker sees the locks through the workers'
 			// records alone.
 			writeLines("keyspace.log", List.of());
 		}
@@ -93,8 +95,11 @@ public final class TortureRun {
 			else if (database != null) {
 				arguments = database.workerArguments(name, this.settings.commandTimeout());
 			}
-			else {
+			else if (zookeeper != null) {
 				arguments = zookeeper.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
+			}
+			else {
+				arguments = etcd.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
 			}
 			workers.add(startWorker(name, arguments, fenceServer.port()));
 		}
@@ -109,7 +114,7 @@ public final class TortureRun {
 		FaultPlan plan = FaultPlan.random(this.settings, random);
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
 		try (FaultInjector injector = track(
-				new FaultInjector(workers, lockServer, database, zookeeper, random, this.dir))) {
+				new FaultInjector(workers, lockServer, database, zookeeper, etcd, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
@@ -125,8 +130,11 @@ public final class TortureRun {
 		else if (database != null) {
 			awaitLocksGone(database::heldKeys);
 		}
-		else {
+		else if (zookeeper != null) {
 			awaitLocksGone(zookeeper::heldKeys);
+		}
+		else {
+			awaitLocksGone(etcd::heldKeys);
 		}
 		try (RespClient fence = fenceServer.client()) {
 			writeLines("fence.log", Fence.log(fence));

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import io.github.distlock.etcd.EtcdLockEngine;
 import io.github.distlock.torture.worker.HoldTimes;
 import io.github.distlock.torture.worker.WorkerProperties.LockMode;
 
@@ -20,9 +21,10 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param waitTime how long a call waits
  * @param commandTimeout the workers' Redis command timeout ({@code spring.data.redis.timeout}), their statement
  * timeout ({@code distlock.jdbc.statement-timeout}), or their ZooKeeper connection timeout
- * ({@code distlock.zookeeper.connection-timeout}, how long a call waits for the connection before each try)
- * @param sessionTimeout the workers' ZooKeeper session timeout, which bounds how long a dead worker keeps its locks;
- * zero for the stores where only a lease does
+ * ({@code distlock.zookeeper.connection-timeout}, how long a call waits for the connection before each try), or
+ * the etcd engine's limit on one call
+ * @param sessionTimeout the workers' ZooKeeper session timeout or etcd instance lease, which bounds how long a dead
+ * worker keeps its locks; zero for the stores where only a lease does
  * @param clean the fault-free opening of the load
  * @param spare how much of each fault's slot the fault may strike in, at random; the slot also leaves the fault
  * time to find a worker, to last and to settle
@@ -61,6 +63,13 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	 */
 	private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
 
+	/**
+	 * The etcd workers' instance lease: like the ZooKeeper session, it bounds how long a killed worker keeps its
+	 * locks, and a pause of the server or of a worker must outlast it to end it. A restarted etcd gives every lease
+	 * its full time to live again, so it need not outlast a restart.
+	 */
+	private static final Duration INSTANCE_LEASE = Duration.ofSeconds(4);
+
 	/** The short run of the build: 3 workers, each fault the store can undergo once, about a minute in all. */
 	public static TortureSettings shortRun(long seed, LockStore store) {
 		return new TortureSettings(runName("short", store), 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT,
@@ -89,6 +98,10 @@ public record TortureSettings(String name, int workers, int threads, List<String
 				faults.addAll(Collections.nCopies(4, FaultKind.ZK_PAUSE));
 				faults.addAll(Collections.nCopies(5, FaultKind.ZK_RESTART));
 			}
+			case ETCD -> {
+				faults.addAll(Collections.nCopies(4, FaultKind.ETCD_PAUSE));
+				faults.addAll(Collections.nCopies(5, FaultKind.ETCD_RESTART));
+			}
 		}
 		return new TortureSettings(runName("long", store), 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE,
 				WAIT, commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500),
@@ -100,11 +113,17 @@ public record TortureSettings(String name, int workers, int threads, List<String
 			case REDIS -> COMMAND_TIMEOUT;
 			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
 			case ZOOKEEPER -> CONNECTION_TIMEOUT;
+			// The engine gives every call to etcd this long; it has no setting of its own.
+			case ETCD -> EtcdLockEngine.CALL_TIMEOUT;
 		};
 	}
 
 	private static Duration sessionTimeout(LockStore store) {
-		return (store == LockStore.ZOOKEEPER) ? SESSION_TIMEOUT : Duration.ZERO;
+		return switch (store) {
+			case ZOOKEEPER -> SESSION_TIMEOUT;
+			case ETCD -> INSTANCE_LEASE;
+			case REDIS, POSTGRESQL, MARIADB -> Duration.ZERO;
+		};
 	}
 
 	private static String runName(String length, LockStore store) {
@@ -128,7 +147,8 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	/**
 	 * The longest the store keeps the lock of a holder that died: the lease, or the session timeout where a session
-	 * outlives it (ZooKeeper keeps a dead client's nodes until its session expires).
+	 * outlives it (ZooKeeper keeps a dead client's nodes until its session expires, etcd its keys until its lease
+	 * does).
 	 */
 	public Duration deadHolderBound() {
 		return (this.sessionTimeout.compareTo(this.lease) > 0) ? this.sessionTimeout : this.lease;
@@ -142,7 +162,9 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	public String describe() {
 		return this.name + ": " + this.store.name().toLowerCase() + " engine, " + this.workers + " workers x "
 				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
-				+ (this.sessionTimeout.isZero() ? "" : ", session " + this.sessionTimeout.toMillis() + " ms")
+				+ (this.sessionTimeout.isZero() ? ""
+						: ((this.store == LockStore.ETCD) ? ", instance lease " : ", session ")
+								+ this.sessionTimeout.toMillis() + " ms")
 				+ ", wait " + this.waitTime.toMillis() + " ms, load " + this.load().toSeconds() + " s, "
 				+ this.faults.size() + " faults, seed " + this.seed + ", lock " + this.lockMode.name().toLowerCase()
 				+ ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");

@@ -320,6 +320,30 @@ class TortureCheckerTests {
 	}
 
 	@Test
+	void aStoppedEtcdJustifiesLossesButARestartOnItsDataEndsNoLease() {
+		this.run.fault("etcd_pause", "etcd", 5_100, 10_100);
+		lostDuringTheSection("w1", "hot-2", 5_000, 6_050, "STORE_UNREACHABLE");
+		lostDuringTheSection("w2", "hot-3", 5_050, 10_200, "NOT_OWNED");
+		this.run.released("w2", "hot-1", token(10_500_000), 10_400, 10_500, 10_510);
+		this.run.fault("etcd_restart", "etcd", 20_000, 21_000);
+		// Unconfirmed past its lease while etcd was down: given up, not taken.
+		lostDuringTheSection("w1", "hot-2", 19_900, 20_950, "STORE_UNREACHABLE");
+		// The lease and its keys came back with the server: nothing took this lock.
+		lostDuringTheSection("w2", "hot-3", 19_950, 21_000, "NOT_OWNED");
+		this.run.released("w1", "hot-1", token(21_500_000), 21_400, 21_500, 21_510);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(1)
+			.allMatch((violation) -> violation.detail().startsWith("w2 told NOT_OWNED for hot-3")
+					&& violation.detail().contains("faults near: etcd_restart"));
+		assertThat(report.figures()).containsEntry("losses justified", "3 of 4 {etcd_pause=2, etcd_restart=1}");
+		assertThat(report.figures()).hasEntrySatisfying(
+				report.figures().keySet().stream().filter((name) -> name.startsWith("tokens over etcd_restart"))
+					.findFirst().orElseThrow(),
+				(tokens) -> assertThat(tokens).endsWith(" revisions)"));
+	}
+
+	@Test
 	void aCallHeldUpByAStoppedZooKeeperIsTimedFromItsReturnButOneHeldUpByRedisIsNot() {
 		this.run.fault("zk_pause", "zookeeper", 5_000, 10_000);
 		this.run.timedOut("w2", "hot-1", 4_800, 10_300);

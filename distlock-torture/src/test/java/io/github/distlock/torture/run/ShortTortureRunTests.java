@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subscription connections killed. On PostgreSQL and on MariaDB (the JDBC engine): the same worker faults, the lock
  * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. On
  * ZooKeeper: the same worker faults, the server stopped for longer than the session timeout, and the server killed and
- * started again on its data. Fails on any violation the checker finds; the report is printed either way, and the
+ * started again on its data. On etcd: the same worker faults, the server stopped for longer than the instance lease,
+ * and the server killed and started again on its data. Fails on any violation the checker finds; the report is printed either way, and the
  * records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
@@ -55,6 +56,15 @@ class ShortTortureRunTests {
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "zk_pause", "zk_restart");
 		assertThat(records.lossReports()).as("locks lost to a stalled ZooKeeper or a paused holder").isNotEmpty();
+	}
+
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void onEtcdMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.ETCD);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "etcd_pause", "etcd_restart");
+		assertThat(records.lossReports()).as("locks lost to a stalled etcd or a paused holder").isNotEmpty();
 	}
 
 	private static RunRecords runAndCheck(LockStore store) throws Exception {

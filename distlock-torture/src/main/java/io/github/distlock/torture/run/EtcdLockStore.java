@@ -1,0 +1,133 @@
+package io.github.distlock.torture.run;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.options.GetOption;
+
+import io.github.distlock.etcd.EtcdLockEngine;
+import io.github.distlock.etcd.TestEtcd;
+
+/**
+ * The etcd engine's lock store for a run: a one-member etcd of the run's own (a process of the machine's etcd binary,
+ * started by distlock-etcd's test fixture), the properties that point a worker at it, the faults the run inflicts on
+ * it, and the keys it still holds.
+ */
+final class EtcdLockStore implements AutoCloseable {
+
+	/** Where the workers' keys live: the engine's default root. */
+	static final String ROOT = EtcdLockEngine.DEFAULT_ROOT + "/";
+
+	private final TestEtcd etcd;
+
+	EtcdLockStore() throws Exception {
+		this.etcd = TestEtcd.single();
+	}
+
+	/**
+	 * The Spring properties that point a worker's etcd engine at the server: the instance lease's time to live
+	 * bounds how long a dead worker keeps its locks, the connection timeout how long a connection attempt waits.
+	 */
+	List<String> workerArguments(Duration leaseTtl, Duration connectTimeout) {
+		return List.of("--distlock.backend=etcd",
+				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"--distlock.etcd.endpoints=" + String.join(",", this.etcd.endpoints()),
+				"--distlock.etcd.lease-ttl=" + leaseTtl.toMillis() + "ms",
+				"--distlock.etcd.connect-timeout=" + connectTimeout.toMillis() + "ms",
+				"--distlock.etcd.root=" + EtcdLockEngine.DEFAULT_ROOT);
+	}
+
+	List<String> endpoints() {
+		return this.etcd.endpoints();
+	}
+
+	long pid() {
+		return member().pid();
+	}
+
+	/**
+	 * SIGSTOP the server for the duration, then SIGCONT: leases whose time to live passed meanwhile end when it
+	 * resumes, unless their keep-alives are served first.
+	 */
+	void pause(Duration duration) throws InterruptedException {
+		freeze();
+		try {
+			TimeUnit.MILLISECONDS.sleep(duration.toMillis());
+		}
+		finally {
+			thaw();
+		}
+	}
+
+	/** SIGSTOP: the server's sockets stay open, and nothing answers. */
+	void freeze() throws InterruptedException {
+		signal(TestEtcd.Node::freeze, "stop");
+	}
+
+	/** SIGCONT after {@link #freeze()}. */
+	void thaw() throws InterruptedException {
+		signal(TestEtcd.Node::thaw, "continue");
+	}
+
+	/** SIGKILL the server and start it again on the same ports and data; returns once it answers again. */
+	void restart() throws InterruptedException {
+		signal(TestEtcd.Node::restart, "restart");
+	}
+
+	private void signal(MemberAction action, String what) throws InterruptedException {
+		try {
+			action.apply(member());
+		}
+		catch (InterruptedException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not " + what + " the etcd server (pid " + pid() + "): "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	@FunctionalInterface
+	private interface MemberAction {
+
+		void apply(TestEtcd.Node member) throws Exception;
+
+	}
+
+	/**
+	 * Every key under the root, as its path below it: lock holders and waiters whose instance lease still lives,
+	 * and marks of abandoned acquisitions, which live on their lease too.
+	 */
+	List<String> heldKeys() {
+		ByteSequence root = ByteSequence.from(ROOT, StandardCharsets.UTF_8);
+		try {
+			return this.etcd.admin()
+				.getKVClient()
+				.get(root, GetOption.builder().isPrefix(true).withKeysOnly(true).build())
+				.get(10, TimeUnit.SECONDS)
+				.getKvs()
+				.stream()
+				.map((kv) -> kv.getKey().toString(StandardCharsets.UTF_8).substring(ROOT.length()))
+				.toList();
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			throw new IllegalStateException("Could not read the lock keys under " + ROOT + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private TestEtcd.Node member() {
+		return this.etcd.members().get(0);
+	}
+
+	@Override
+	public void close() {
+		this.etcd.close();
+	}
+
+}
