@@ -320,6 +320,11 @@ public final class TestEtcd implements AutoCloseable {
 			awaitAnswer(List.of(this));
 		}
 
+		/** Whether the data directory is in memory (/dev/shm), so that etcd's fsync touches no disk. */
+		public boolean inMemory() {
+			return this.dataDirectory.startsWith(Path.of("/dev/shm"));
+		}
+
 		public long pid() {
 			return this.process.pid();
 		}
