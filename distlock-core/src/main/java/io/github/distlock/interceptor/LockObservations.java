@@ -10,9 +10,10 @@ import io.github.distlock.LockAcquisitionException;
 /**
  * Records waiting for and holding locks through Micrometer's Observation API, so one instrumentation gives timers
  * ({@code distlock.acquire}, {@code distlock.held}), their active long-task timers, and spans where tracing is on.
- * Tags carry the lock name and the outcome, never the key, so their number stays bounded.
+ * Tags carry the lock name and the outcome, never the key, so their number stays bounded. Public for the locks taken
+ * outside the interceptor, such as ShedLock's runs ({@code distlock-shedlock}), so that they count in the same meters.
  */
-final class LockObservations {
+public final class LockObservations {
 
 	static final String ACQUIRE = "distlock.acquire";
 
@@ -20,21 +21,21 @@ final class LockObservations {
 
 	private final Supplier<ObservationRegistry> registry;
 
-	LockObservations(Supplier<ObservationRegistry> registry) {
+	public LockObservations(Supplier<ObservationRegistry> registry) {
 		this.registry = registry;
 	}
 
-	Observation startAcquire(String name) {
+	public Observation startAcquire(String name) {
 		return Observation.createNotStarted(ACQUIRE, this.registry.get())
 			.lowCardinalityKeyValue("name", name)
 			.start();
 	}
 
-	static void acquired(Observation acquire) {
+	public static void acquired(Observation acquire) {
 		acquire.lowCardinalityKeyValue("outcome", "acquired").stop();
 	}
 
-	static void notAcquired(Observation acquire, LockAcquisitionException ex) {
+	public static void notAcquired(Observation acquire, LockAcquisitionException ex) {
 		String outcome = (ex.getCause() instanceof InterruptedException) ? "interrupted"
 				: ex.isStoreUnavailable() ? "unavailable" : "timed_out";
 		acquire.lowCardinalityKeyValue("outcome", outcome);
@@ -44,13 +45,13 @@ final class LockObservations {
 		acquire.stop();
 	}
 
-	Observation startHeld(String name) {
+	public Observation startHeld(String name) {
 		return Observation.createNotStarted(HELD, this.registry.get())
 			.lowCardinalityKeyValue("name", name)
 			.start();
 	}
 
-	static void released(Observation held, boolean lost) {
+	public static void released(Observation held, boolean lost) {
 		held.lowCardinalityKeyValue("outcome", lost ? "lost" : "released").stop();
 	}
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -16,6 +18,7 @@ import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.interceptor.LockObservations;
 
 /**
  * A ShedLock lock provider on a distlock {@link LockEngine}: a {@code @SchedulerLock} run is one acquisition of the
@@ -26,6 +29,10 @@ import io.github.distlock.engine.LockRequest;
  * be reached (or refuses) throws ShedLock's {@link LockException}, as ShedLock's own providers do, so the run is
  * skipped and the scheduler logs why. See the package documentation for {@code lockAtLeastFor}, fencing tokens and
  * lost locks.
+ * <p>
+ * Given an {@link ObservationRegistry}, runs count in the same meters as annotated calls: the single try in
+ * {@code distlock.acquire} (an acquisition, or {@code timed_out} when another run holds the lock), and the run from its
+ * lock to the job's end in {@code distlock.held} ({@code released}, or {@code lost} when the lock was lost meanwhile).
  * <p>
  * Close the provider with the application (Spring calls {@link #close()} on a bean): it ends the thread that
  * releases locks when their {@code lockAtLeastFor} is over, and such locks then stay held until their
@@ -47,6 +54,8 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 
 	private final AtLeastForReleases atLeastForReleases = new AtLeastForReleases();
 
+	private final LockObservations observations;
+
 	/** A provider whose locks are keys of the distlock lock name {@value #DEFAULT_NAME}. */
 	public DistLockLockProvider(LockEngine engine) {
 		this(engine, DEFAULT_NAME);
@@ -58,6 +67,18 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 	 * must not share their jobs' locks use different names
 	 */
 	public DistLockLockProvider(LockEngine engine, String name) {
+		this(engine, name, ObservationRegistry.NOOP);
+	}
+
+	/**
+	 * @param engine the engine every lock is taken on; the provider does not close it
+	 * @param name the distlock lock name whose keys ShedLock's lock names are
+	 * @param observationRegistry where runs are observed (timers {@code distlock.acquire} and {@code distlock.held},
+	 * tagged with the lock name)
+	 */
+	public DistLockLockProvider(LockEngine engine, String name, ObservationRegistry observationRegistry) {
+		Objects.requireNonNull(observationRegistry, "observationRegistry");
+		this.observations = new LockObservations(() -> observationRegistry);
 		this.engine = Objects.requireNonNull(engine, "engine");
 		this.name = Objects.requireNonNull(name, "name");
 		if (name.isBlank()) {
@@ -72,10 +93,13 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 				Duration.between(ClockProvider.now(), configuration.getLockAtMostUntil()));
 		LockRequest request = new LockRequest(this.name, configuration.getName(), lease, Duration.ZERO, false, null);
 		LockHandle handle;
+		Observation acquire = this.observations.startAcquire(this.name);
 		try {
 			handle = this.engine.acquire(request);
+			LockObservations.acquired(acquire);
 		}
 		catch (LockAcquisitionException ex) {
+			LockObservations.notAcquired(acquire, ex);
 			if (ex.isStoreUnavailable()) {
 				throw new LockException(ex.getMessage(), ex);
 			}
@@ -83,14 +107,17 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 			return Optional.empty();
 		}
 		catch (LockStoreException ex) {
+			acquire.error(ex).stop();
 			throw new LockException(ex.getMessage(), ex);
 		}
 		catch (InterruptedException ex) {
+			LockObservations.notAcquired(acquire,
+					new LockAcquisitionException(this.name, configuration.getName(), Duration.ZERO, ex));
 			Thread.currentThread().interrupt();
 			throw new LockException("Interrupted while taking ShedLock lock '" + DisplayedKey.of(configuration.getName())
 					+ "'", ex);
 		}
-		LockRun run = new LockRun(configuration.getName(), handle);
+		LockRun run = new LockRun(configuration.getName(), handle, this.observations.startHeld(this.name));
 		DistLockShedLock.started(run);
 		return Optional.of(new DistLockSimpleLock(this, run, configuration));
 	}

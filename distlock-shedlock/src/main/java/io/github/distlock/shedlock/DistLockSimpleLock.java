@@ -56,7 +56,12 @@ public final class DistLockSimpleLock implements SimpleLock {
 			throw spent();
 		}
 		this.run.end();
-		this.provider.unlock(this.run.handle, this.configuration);
+		try {
+			this.provider.unlock(this.run.handle, this.configuration);
+		}
+		finally {
+			this.run.observed();
+		}
 	}
 
 	/**

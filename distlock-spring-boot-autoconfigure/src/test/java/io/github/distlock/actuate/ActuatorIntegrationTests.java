@@ -13,6 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -186,6 +190,37 @@ class ActuatorIntegrationTests {
 				assertThat(description).as(meter).contains("\"tag\":\"name\"").doesNotContain("\"tag\":\"key\"")
 					.doesNotContain("busy");
 			}
+		}
+	}
+
+	/**
+	 * A ShedLock run (distlock-shedlock's provider, auto-configured) is a distlock lock like any other: it counts in
+	 * the same meters under its lock name, shows in the endpoint while held, and a job that outlives its
+	 * lockAtMostFor is a lost lock, counted and timed as lost, where ShedLock alone says nothing.
+	 */
+	@Test
+	void aShedLockRunCountsInTheMetersShowsInTheEndpointAndOutlivingLockAtMostForIsALoss() throws Exception {
+		try (ConfigurableApplicationContext context = start()) {
+			LockProvider provider = context.getBean(LockProvider.class);
+			SimpleLock run = provider
+				.lock(new LockConfiguration(ClockProvider.now(), "nightly-report", Duration.ofMillis(600), Duration.ZERO))
+				.orElseThrow();
+			assertThat(provider.lock(
+					new LockConfiguration(ClockProvider.now(), "nightly-report", Duration.ofSeconds(5), Duration.ZERO)))
+				.as("another run meanwhile is skipped").isEmpty();
+			assertThat(get(context, "/actuator/distlocks").body()).contains("\"name\":\"shedlock\"")
+				.contains("\"key\":\"nightly-report\"");
+
+			// The job runs past its lockAtMostFor (600 ms, never renewed): the engine reports the lock lost.
+			awaitMetric(context, "distlock.lost?tag=name:shedlock&tag=reason:lease_expired", 1);
+			run.unlock();
+
+			assertThat(count(context, "distlock.acquire?tag=name:shedlock&tag=outcome:acquired")).isEqualTo(1);
+			assertThat(count(context, "distlock.acquire?tag=name:shedlock&tag=outcome:timed_out")).isEqualTo(1);
+			assertThat(count(context, "distlock.held?tag=name:shedlock&tag=outcome:lost")).isEqualTo(1);
+			assertThat(get(context, "/actuator/metrics/distlock.held?tag=name:shedlock&tag=outcome:released")
+				.statusCode()).as("no run counted as released").isEqualTo(404);
+			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[]}");
 		}
 	}
 
