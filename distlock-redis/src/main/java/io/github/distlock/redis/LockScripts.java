@@ -7,13 +7,18 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
+import org.redisson.api.RScriptAsync;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
@@ -40,7 +45,7 @@ class LockScripts {
 
 	static final Script CHECK = Script.load("check.lua");
 
-	static final Script FORCE_RELEASE = Script.load("force_release.lua");
+	static final Script FORCE_RELEASE = Script.load("announce.lua", "force_release.lua");
 
 	static final Script WITHDRAW = Script.load("withdraw.lua");
 
@@ -54,16 +59,25 @@ class LockScripts {
 
 	static final Script PING = new Script("return 1", Script.sha1("return 1"));
 
+	private final RedissonClient client;
+
 	private final RScript script;
+
+	/** For calls sent together: no retries, and the command timeout as the whole batch's. */
+	private final BatchOptions batchOptions;
 
 	private final StoreRefusals refusals = new StoreRefusals();
 
 	LockScripts(RedissonClient client, Duration commandTimeout) {
 		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
+		BatchOptions batchOptions = BatchOptions.defaults().retryAttempts(0);
 		if (commandTimeout != null) {
 			options = options.timeout(commandTimeout);
+			batchOptions = batchOptions.responseTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
+		this.client = client;
 		this.script = client.getScript(options);
+		this.batchOptions = batchOptions;
 	}
 
 	<R> R run(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
@@ -95,6 +109,38 @@ class LockScripts {
 		return observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 				? this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args)
 				: CompletableFuture.failedStage(ex)));
+	}
+
+	/**
+	 * Runs one script several times, sent together in one Redisson batch: on Redis Cluster, Redisson groups the calls
+	 * by the master of their first key and sends each master its calls in one write, so the whole costs one round
+	 * trip per master. Each call answers for itself (a batch whose one call fails still answers the others).
+	 * <p>
+	 * The batch first loads the script on every master ({@code SCRIPT LOAD}, which changes nothing where it is
+	 * loaded already), ahead of the calls on the same connection: a master restarted or a replica just promoted would
+	 * otherwise refuse every call with NOSCRIPT, and Redisson 4.7 fails to decode a batch reply with several errors
+	 * (it logs a DecoderException, and the rest of the reply waits for the batch's timeout). A call that finds the
+	 * script unknown all the same (flushed in between) is run again by {@link #runByShaAsync}, which loads it.
+	 * @param keys the keys of each call
+	 * @param args the arguments of each call, in the order of {@code keys}
+	 * @return each call's answer, in the order of {@code keys}
+	 */
+	<R> List<CompletionStage<R>> runByShaTogether(Script lua, ReturnType returnType, List<List<Object>> keys,
+			List<Object[]> args) {
+		RBatch batch = this.client.createBatch(this.batchOptions);
+		RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
+		batched.scriptLoadAsync(lua.text);
+		List<CompletionStage<R>> answers = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			List<Object> callKeys = keys.get(i);
+			Object[] callArgs = args.get(i);
+			CompletionStage<R> bySha = batched.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, callKeys, callArgs);
+			answers.add(observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
+					? runByShaAsync(lua, returnType, callKeys, callArgs) : CompletableFuture.failedStage(ex))));
+		}
+		// The batch's own answer adds nothing: a failure of the whole batch fails each call's answer as well.
+		batch.executeAsync();
+		return answers;
 	}
 
 	/** The refusals of this runner's calls, until one succeeds again. */

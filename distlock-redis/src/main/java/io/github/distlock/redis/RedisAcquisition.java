@@ -2,7 +2,9 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.client.RedisException;
@@ -57,6 +59,12 @@ final class RedisAcquisition {
 	 */
 	private boolean sent;
 
+	/**
+	 * The last pause ended without an announcement: a hand-over found by the next attempt was not heard, and the
+	 * subscription that should have brought it may no longer reach the lock's node.
+	 */
+	private boolean unheard;
+
 	/** A pairing of local and server time from the last failed attempt, to date a hand-over on the local clock. */
 	private long clockSentAtNanos;
 
@@ -91,9 +99,8 @@ final class RedisAcquisition {
 		}
 		Turnstiles.Turnstile turn = awaitTurn();
 		try {
-			ReleaseSignals.Signal signal = turn.signal();
-			signal.expect(this.holderPrefix);
-			return waitFor(signal);
+			turn.signal().expect(this.holderPrefix);
+			return waitFor(turn);
 		}
 		catch (InterruptedException ex) {
 			giveUp();
@@ -154,7 +161,8 @@ final class RedisAcquisition {
 		}
 	}
 
-	private RedisLockHandle waitFor(ReleaseSignals.Signal signal) throws InterruptedException {
+	private RedisLockHandle waitFor(Turnstiles.Turnstile turn) throws InterruptedException {
+		ReleaseSignals.Signal signal = turn.signal();
 		boolean waiting = false;
 		try {
 			while (true) {
@@ -174,6 +182,11 @@ final class RedisAcquisition {
 					unreachable = ex;
 				}
 				if (reply != null && reply.get(0) != 0L) {
+					if (this.unheard && reply.get(0) == 2L) {
+						// Handed over while this thread waited, and not heard: the subscription may no longer reach
+						// the lock's node (its slot moved); the next thread in line subscribes again.
+						turn.dropSubscription();
+					}
 					return acquired(reply, sentAt);
 				}
 				if (reply != null) {
@@ -194,16 +207,60 @@ final class RedisAcquisition {
 					continue;
 				}
 				long pause = Math.min(remaining, this.engine.pollNanos(reply.get(1)));
+				if (listen(turn, pause)) {
+					continue;
+				}
 				long token = signal.await(seen, pause);
 				if (token != 0) {
 					return handedOver(token);
 				}
+				this.unheard = signal.releases() == seen;
 			}
 		}
 		finally {
 			if (waiting) {
 				this.engine.waitingEnded();
 			}
+		}
+	}
+
+	/**
+	 * Makes sure this engine hears the lock's announcements before the caller waits for one: on Redis Cluster, a
+	 * subscription to the lock's shard channels, kept by the turnstile for the threads in line after this one.
+	 * Nothing to do with the engine-wide channels of a single Redis or Sentinel.
+	 * @param pauseNanos the longest the caller would wait before its next attempt: it waits no longer for the
+	 * subscription (one on its way to a node that no longer serves the lock's slot may take long to fail)
+	 * @return whether the caller must try again before it waits: the subscription was confirmed only now, after the
+	 * last attempt, so an announcement sent in between was not heard; or the pause passed while it was on its way
+	 */
+	private boolean listen(Turnstiles.Turnstile turn, long pauseNanos) throws InterruptedException {
+		ReleaseAnnouncements.Subscription subscription = turn.subscription();
+		boolean made = false;
+		if (subscription == null) {
+			subscription = this.engine.announcements().subscribe(this.redisKey);
+			if (subscription == null) {
+				return false;
+			}
+			turn.subscribe(subscription);
+			made = true;
+		}
+		if (!made && subscription.ready().isDone()) {
+			return false;
+		}
+		try {
+			subscription.ready().get(pauseNanos, TimeUnit.NANOSECONDS);
+			this.unheard = false;
+			return true;
+		}
+		catch (TimeoutException ex) {
+			// The pause is over, unheard: time for the next attempt, which looks at the lock again.
+			this.unheard = true;
+			return true;
+		}
+		catch (ExecutionException ex) {
+			// Refused or unreachable: this caller waits by polling, as after a lost message. The failed subscription
+			// stays with the turnstile, so the threads in line do not retry it on every attempt.
+			return false;
 		}
 	}
 
@@ -214,7 +271,7 @@ final class RedisAcquisition {
 			return this.engine.scripts()
 				.run(LockScripts.SHARED_ACQUIRE, ReturnType.LIST, this.shared.keys(), this.holderPrefix,
 						this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0", this.shared.mode(),
-						this.shared.permits(), this.engine.releaseChannel());
+						this.shared.permits(), this.engine.releaseChannel(this.redisKey));
 		}
 		return this.engine.scripts()
 			.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(this.redisKey, this.queueKey), this.holderPrefix,
@@ -229,7 +286,7 @@ final class RedisAcquisition {
 			if (this.shared != null) {
 				this.engine.scripts()
 					.runAsync(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
-							this.queueMember, this.shared.mode(), this.engine.releaseChannel());
+							this.queueMember, this.shared.mode(), this.engine.releaseChannel(this.redisKey));
 			}
 			else {
 				this.engine.scripts()
@@ -274,7 +331,7 @@ final class RedisAcquisition {
 		if (this.shared != null) {
 			return this.engine.scripts()
 				.run(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
-						this.queueMember, this.shared.mode(), this.engine.releaseChannel());
+						this.queueMember, this.shared.mode(), this.engine.releaseChannel(this.redisKey));
 		}
 		return this.engine.scripts()
 			.run(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey), this.holderPrefix,

@@ -50,6 +50,12 @@ import io.github.distlock.engine.support.LeaseWatchdog;
  * Read/write locks and permits ({@link SharedLock}) keep their readers or permit holders in a sorted set scored with
  * each holder's expiry, their writer in a string, and serve one first-come-first-served queue of readers, writers or
  * permit holders through the same direct hand-over.
+ * <p>
+ * On Redis Cluster (a Redisson cluster configuration), every script still touches the keys of one lock, which share
+ * one hash slot; what differs is what spans several locks. Renewals are grouped by slot, one script call per slot,
+ * all sent in one batch: one round trip per master per tick ({@link SlotGroupedRenewal}). Announcements go to the
+ * lock's own shard channels ({@link ShardedReleaseSignals}, Redis 7). A set of keys is taken in one call only when all
+ * lie in one slot ({@link #tryAcquireAll}).
  */
 public final class RedisLockEngine
 		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
@@ -70,11 +76,12 @@ public final class RedisLockEngine
 
 	private final RedisLockKeys keys;
 
-	private final String releaseChannel;
-
 	private final LockScripts scripts;
 
-	private final ReleaseSignals signals;
+	private final ReleaseAnnouncements announcements;
+
+	/** Whether the client talks to Redis Cluster, where one script may only touch keys of one hash slot. */
+	private final boolean cluster;
 
 	private final Turnstiles turnstiles = new Turnstiles();
 
@@ -142,15 +149,22 @@ public final class RedisLockEngine
 			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas) {
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keys = new RedisLockKeys(keyPrefix);
-		this.releaseChannel = keyPrefix + ":released";
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
 		this.scripts = scripts;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
-		this.signals = new ReleaseSignals(client, this.releaseChannel, this.engineId, this.turnstiles::signal);
-		this.watchdog = new LeaseWatchdog<>("distlock-watchdog", RENEWAL_BATCH_SIZE, this::renew,
-				(failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null, this::lost, this.statistics);
+		this.cluster = client.getConfig().isClusterConfig();
+		this.announcements = this.cluster
+				? new ShardedReleaseSignals(client, this.engineId, this.turnstiles::signal)
+				: new ReleaseSignals(client, keyPrefix + ":released", this.engineId, this.turnstiles::signal);
+		// On Cluster, the watchdog hands every due lock to one renewal, which splits them by slot itself.
+		LeaseWatchdog.Renewer<RedisLockHandle> renewer = this.cluster
+				? new SlotGroupedRenewal(scripts, RENEWAL_BATCH_SIZE, this::renewalRefusal, this::lost)::renew
+				: this::renew;
+		this.watchdog = new LeaseWatchdog<>("distlock-watchdog", this.cluster ? Integer.MAX_VALUE : RENEWAL_BATCH_SIZE,
+				renewer, (failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null, this::lost,
+				this.statistics);
 		this.client = client;
 		this.replicas = Objects.requireNonNull(replicas, "replicas");
 		this.replicaConfirmation = replicas.required() ? new ReplicaConfirmation(client, replicas) : null;
@@ -223,11 +237,14 @@ public final class RedisLockEngine
 	}
 
 	/**
-	 * Takes several exclusive locks in one script call when every one is free. The keys may lie in different hash
-	 * slots, which one script may touch on a single Redis or behind Sentinel; Redis Cluster would need them grouped
-	 * by slot.
-	 * @return the handles, or null when a lock is held (here or elsewhere), a request is not for an exclusive lock, or
-	 * Redis did not answer: the caller then takes the locks one by one, waiting as each request allows
+	 * Takes several exclusive locks in one script call when every one is free. On a single Redis or behind Sentinel
+	 * the keys may lie in any hash slots. On Redis Cluster one script may only touch keys of one slot, so the keys are
+	 * taken together only when all share one; keys spread over several slots (most sets: each lock has a slot of its
+	 * own) are left to the caller, one by one: taking each slot's share in its own call would make the set no longer
+	 * all or nothing, and undoing a partial grant would show other instances locks that were never really held.
+	 * @return the handles, or null when a lock is held (here or elsewhere), a request is not for an exclusive lock,
+	 * the keys lie in several slots of a cluster, or Redis did not answer: the caller then takes the locks one by one,
+	 * waiting as each request allows
 	 */
 	@Override
 	public List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
@@ -248,6 +265,9 @@ public final class RedisLockEngine
 			holders.add(holderPrefix);
 			args[2 * i] = holderPrefix;
 			args[2 * i + 1] = request.initialLease().toMillis();
+		}
+		if (this.cluster && !inOneSlot(keys)) {
+			return null;
 		}
 		long sentAt = System.nanoTime();
 		List<Long> reply;
@@ -280,6 +300,11 @@ public final class RedisLockEngine
 		}
 		confirmReplicated(handles.get(0), handles);
 		return List.copyOf(handles);
+	}
+
+	private static boolean inOneSlot(List<Object> keys) {
+		int slot = HashSlot.of((String) keys.get(0));
+		return keys.stream().allMatch((key) -> HashSlot.of((String) key) == slot);
 	}
 
 	/** Read/write locks and permits, as well as exclusive locks. */
@@ -319,9 +344,17 @@ public final class RedisLockEngine
 		return this.scripts;
 	}
 
-	/** The channel of plain releases; hand-overs to an engine go to {@code <channel>:<engine id>}. */
-	String releaseChannel() {
-		return this.releaseChannel;
+	/**
+	 * The channel the scripts announce the releases of a lock on (see {@link ReleaseAnnouncements}); hand-overs to an
+	 * engine go to {@code <channel>:<engine id>}.
+	 * @param redisKey the exclusive lock's key, or a shared lock's writer key
+	 */
+	String releaseChannel(String redisKey) {
+		return this.announcements.channel(redisKey);
+	}
+
+	ReleaseAnnouncements announcements() {
+		return this.announcements;
 	}
 
 	Turnstiles turnstiles() {
@@ -366,9 +399,9 @@ public final class RedisLockEngine
 		try {
 			reply = (handle.shared != null)
 					? this.scripts.run(LockScripts.SHARED_RELEASE, ReturnType.LIST, handle.shared.keys(),
-							handle.holderPrefix, handle.token(), handle.shared.mode(), this.releaseChannel)
+							handle.holderPrefix, handle.token(), handle.shared.mode(), releaseChannel(handle.redisKey))
 					: this.scripts.run(LockScripts.RELEASE, ReturnType.LIST, List.of(handle.redisKey, handle.queueKey),
-							handle.holderPrefix, this.releaseChannel);
+							handle.holderPrefix, releaseChannel(handle.redisKey));
 		}
 		catch (RedisException ex) {
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
@@ -500,31 +533,24 @@ public final class RedisLockEngine
 	void releaseQuietly(String redisKey, String queueKey, String holderPrefix, SharedLock shared) {
 		if (shared != null) {
 			this.scripts.runAsync(LockScripts.SHARED_RELEASE, ReturnType.LIST, shared.keys(), holderPrefix, "",
-					shared.mode(), this.releaseChannel);
+					shared.mode(), releaseChannel(redisKey));
 			return;
 		}
 		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LIST, List.of(redisKey, queueKey), holderPrefix,
-				this.releaseChannel);
+				releaseChannel(redisKey));
 	}
 
+	/** Renews a batch in one script call: on a single Redis or behind Sentinel, where its keys may lie in any slot. */
 	private CompletionStage<List<Boolean>> renew(List<RedisLockHandle> handles, List<Long> ttlMillis) {
 		List<Object> keys = new ArrayList<>(handles.size());
-		Object[] args = new Object[handles.size() * 3];
-		for (int i = 0; i < handles.size(); i++) {
-			RedisLockHandle handle = handles.get(i);
-			boolean member = handle.isSharedHolder();
-			keys.add(handle.grantKey());
-			args[3 * i] = member ? "z" : "s";
-			args[3 * i + 1] = member ? handle.member() : handle.holderPrefix;
-			args[3 * i + 2] = ttlMillis.get(i);
-		}
+		Object[] args = SlotGroupedRenewal.arguments(handles, ttlMillis, keys);
 		CompletionStage<List<Long>> reply = this.scripts.runByShaAsync(LockScripts.RENEW, ReturnType.LIST, keys, args);
 		return reply.whenComplete((answers, ex) -> renewalRefusal(ex, handles.size()))
 			.thenApply((answers) -> answers.stream().map((one) -> one == 1L).toList());
 	}
 
 	/** Says once per refusal (until renewals succeed again) that Redis refuses to renew: the locks will be lost. */
-	private void renewalRefusal(Throwable failure, int locks) {
+	void renewalRefusal(Throwable failure, int locks) {
 		Throwable cause = (failure != null) ? LockScripts.unwrap(failure) : null;
 		String code = RedisFailures.refusal(cause);
 		String message = (code != null) ? "Redis refused to renew " + locks + " held lock(s): "
@@ -536,7 +562,7 @@ public final class RedisLockEngine
 	}
 
 	/** A loss found by renewal, a check or the lease deadline: reported only while the owner has not begun to release. */
-	private void lost(RedisLockHandle handle, LostLock.Reason reason) {
+	void lost(RedisLockHandle handle, LostLock.Reason reason) {
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.redisKey, handle);
 		if (handle.markLost(reason)) {
@@ -639,15 +665,16 @@ public final class RedisLockEngine
 	 */
 	@Override
 	public boolean forceRelease(String name, String key) {
-		Long removed = this.scripts.run(LockScripts.FORCE_RELEASE, ReturnType.LONG,
-				List.of(this.keys.lockKey(name, key)), this.releaseChannel);
+		String lockKey = this.keys.lockKey(name, key);
+		Long removed = this.scripts.run(LockScripts.FORCE_RELEASE, ReturnType.LONG, List.of(lockKey),
+				releaseChannel(lockKey));
 		return removed == 1L;
 	}
 
 	@Override
 	public void close() {
 		this.watchdog.close();
-		this.signals.close();
+		this.announcements.close();
 	}
 
 }

@@ -29,6 +29,8 @@ import io.github.distlock.LockStoreConnectionException;
  * <li>{@link #verify(RedissonClient, String, Duration)}, on any client, before the engine uses it: a script on a key
  * inside the prefix, and a publication and a subscription on the prefix's channels, each bounded.</li>
  * </ul>
+ * On Redis Cluster the publication and subscription are sharded ({@code SPUBLISH}, {@code SSUBSCRIBE}), as the
+ * engine's announcements are there: a Redis older than 7 fails the check, naming the command it lacks.
  */
 public final class RedisStartupCheck {
 
@@ -119,25 +121,37 @@ public final class RedisStartupCheck {
 	 * @throws LockStoreConnectionException naming the cause (a missing permission, a silent server) when it cannot
 	 */
 	public static void verify(RedissonClient client, String keyPrefix, Duration timeout) {
-		RedisTarget target = RedisTarget.orUnknown(client.getConfig());
+		Config config = client.getConfig();
+		RedisTarget target = RedisTarget.orUnknown(config);
 		RedisLockKeys keys = new RedisLockKeys(keyPrefix);
+		boolean sharded = config.isClusterConfig();
+		// Channels no engine listens on: the publication tests the permission and wakes nobody. On Cluster, shard
+		// channels with a hash tag of their own, as each lock's are.
+		String published = sharded ? keyPrefix + ":{startup-check}:released" : keyPrefix + ":released:startup-check";
+		String subscribed = sharded ? keyPrefix + ":{startup-check}:released:check" : keyPrefix + ":released";
 		try {
 			new LockScripts(client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(keys.healthKey()));
-			// A channel no engine listens on: the publication tests the permission and wakes nobody.
-			client.getTopic(keyPrefix + ":released:startup-check", StringCodec.INSTANCE).publish("");
+			topic(client, published, sharded).publish("");
 		}
 		catch (RuntimeException ex) {
 			throw RedisConnectionDiagnosis.diagnose(ex, target, timeout.toMillis());
 		}
-		subscribe(client, keyPrefix + ":released", target, timeout);
+		subscribe(topic(client, subscribed, sharded), subscribed, sharded ? "SSUBSCRIBE" : "SUBSCRIBE", keyPrefix,
+				target, timeout);
+	}
+
+	private static RTopic topic(RedissonClient client, String channel, boolean sharded) {
+		return sharded ? client.getShardedTopic(channel, StringCodec.INSTANCE)
+				: client.getTopic(channel, StringCodec.INSTANCE);
 	}
 
 	/**
 	 * Redis answers a SUBSCRIBE it refuses (a channel outside the user's channel patterns, or no permission for the
 	 * command) without a confirmation that the client waits for; a subscription left unconfirmed is that refusal.
+	 * @param command the subscribing command, for the message
 	 */
-	private static void subscribe(RedissonClient client, String channel, RedisTarget target, Duration timeout) {
-		RTopic topic = client.getTopic(channel, StringCodec.INSTANCE);
+	private static void subscribe(RTopic topic, String channel, String command, String keyPrefix, RedisTarget target,
+			Duration timeout) {
 		CompletableFuture<Integer> subscription = topic.addListenerAsync(String.class, (ch, message) -> {
 		}).toCompletableFuture();
 		try {
@@ -149,10 +163,9 @@ public final class RedisStartupCheck {
 			String store = target.description();
 			throw new LockStoreConnectionException(store, "Redis did not confirm the subscription of "
 					+ target.user() + " to channel '" + channel + "' within " + timeout.toMillis() + " ms at " + store
-					+ "; the usual cause is an ACL without the channel pattern or the SUBSCRIBE command",
+					+ "; the usual cause is an ACL without the channel pattern or the " + command + " command",
 					"Grant the channel pattern and commands listed in distlock's README, section \"Least-privilege "
-							+ "Redis user\" (for this prefix, &" + channel.substring(0, channel.lastIndexOf(':'))
-							+ ":*).",
+							+ "Redis user\" (for this prefix, &" + keyPrefix + ":*).",
 					ex);
 		}
 		catch (ExecutionException ex) {

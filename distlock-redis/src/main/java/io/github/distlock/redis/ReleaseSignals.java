@@ -8,7 +8,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Wakes the local waiter of a lock when the lock is handed to it or released.
+ * Wakes the local waiter of a lock when the lock is handed to it or released, on a single Redis or behind Sentinel.
  * <p>
  * Two channels serve the whole engine, whatever the number of waiting threads and keys. A release script announces
  * either a hand-over, {@code "<token> <holder prefix> <lock key>"}, on the channel of the new holder's engine alone,
@@ -16,10 +16,14 @@ import org.redisson.client.codec.StringCodec;
  * that passed the lock's {@link Turnstiles turnstile} waits in Redis, so each waited-for lock has one {@link Signal},
  * kept by its turnstile. A lost message only delays the waiter, whose sleep is bounded by the lock's remaining lease
  * and a poll interval.
+ * <p>
+ * Plain PUBLISH and SUBSCRIBE rather than sharded pub/sub here, although Redis 7 has it outside Cluster as well: with
+ * one node there is nothing to spare by sharding, the two engine-wide channels cost one subscription for the life of
+ * the engine where shard channels would cost one per waited-for lock, and Redis 6 keeps working.
  */
-final class ReleaseSignals implements AutoCloseable {
+final class ReleaseSignals implements ReleaseAnnouncements {
 
-	private final Function<String, Signal> signalOfLock;
+	private final String channel;
 
 	private final RTopic releases;
 
@@ -35,20 +39,38 @@ final class ReleaseSignals implements AutoCloseable {
 	 * @param signalOfLock the signal of the thread waiting for a lock key, or null when none waits
 	 */
 	ReleaseSignals(RedissonClient client, String channel, String engineId, Function<String, Signal> signalOfLock) {
-		this.signalOfLock = signalOfLock;
+		this.channel = channel;
 		this.releases = client.getTopic(channel, StringCodec.INSTANCE);
 		this.handOvers = client.getTopic(channel + ":" + engineId, StringCodec.INSTANCE);
-		this.releaseListenerId = this.releases.addListener(String.class, (ch, message) -> received(message));
-		this.handOverListenerId = this.handOvers.addListener(String.class, (ch, message) -> received(message));
+		this.releaseListenerId = this.releases.addListener(String.class, (ch, message) -> deliver(message,
+				signalOfLock));
+		this.handOverListenerId = this.handOvers.addListener(String.class, (ch, message) -> deliver(message,
+				signalOfLock));
 	}
 
-	private void received(String message) {
+	/** The engine-wide channel, whatever the lock. */
+	@Override
+	public String channel(String lockKey) {
+		return this.channel;
+	}
+
+	/** Nothing to do: the engine-wide channels are heard from the start. */
+	@Override
+	public Subscription subscribe(String lockKey) {
+		return null;
+	}
+
+	/**
+	 * Hands an announcement to the signal of the lock it names, if a thread of this engine waits for that lock.
+	 * @param message {@code "<token> <holder prefix> <lock key>"}, or {@code "0 - <lock key>"} for a plain release
+	 */
+	static void deliver(String message, Function<String, Signal> signalOfLock) {
 		int first = message.indexOf(' ');
 		int second = (first < 0) ? -1 : message.indexOf(' ', first + 1);
 		if (second < 0) {
 			return;
 		}
-		Signal signal = this.signalOfLock.apply(message.substring(second + 1));
+		Signal signal = signalOfLock.apply(message.substring(second + 1));
 		if (signal == null) {
 			return;
 		}

@@ -59,12 +59,24 @@ final class Turnstiles {
 	}
 
 	private void release(String lockKey, Turnstile turnstile) {
-		this.byLock.computeIfPresent(lockKey, (key, current) -> (--current.users == 0) ? null : current);
+		boolean[] last = new boolean[1];
+		this.byLock.computeIfPresent(lockKey, (key, current) -> {
+			if (--current.users > 0) {
+				return current;
+			}
+			last[0] = true;
+			return null;
+		});
+		if (last[0]) {
+			// Nobody of this engine is in line for the lock any more: stop hearing about it.
+			turnstile.dropSubscription();
+		}
 	}
 
 	/**
 	 * The line for one lock: a fair gate, how many threads use it (guarded by the map's compute), and the
-	 * announcements to whichever thread has passed the gate.
+	 * announcements to whichever thread has passed the gate, with the subscription that brings them where the lock
+	 * needs one of its own.
 	 */
 	static final class Turnstile {
 
@@ -74,9 +86,34 @@ final class Turnstiles {
 
 		private int users;
 
+		/**
+		 * The subscription to the lock's announcements (Redis Cluster): made by the first thread in line that waits
+		 * in Redis, kept for the threads after it, closed when the last one leaves; null before, and where the
+		 * engine-wide channels need none.
+		 */
+		private volatile ReleaseAnnouncements.Subscription subscription;
+
 		/** Announcements to the thread that passed: only that thread waits in Redis. */
 		ReleaseSignals.Signal signal() {
 			return this.signal;
+		}
+
+		/** Only the thread that passed the gate calls this, and {@link #subscribe}. */
+		ReleaseAnnouncements.Subscription subscription() {
+			return this.subscription;
+		}
+
+		void subscribe(ReleaseAnnouncements.Subscription subscription) {
+			this.subscription = subscription;
+		}
+
+		/** Closes the subscription, if any; the next thread that waits in Redis makes a new one. */
+		void dropSubscription() {
+			ReleaseAnnouncements.Subscription dropped = this.subscription;
+			this.subscription = null;
+			if (dropped != null) {
+				dropped.close();
+			}
 		}
 
 	}

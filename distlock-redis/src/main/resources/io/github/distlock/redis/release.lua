@@ -4,7 +4,8 @@
 -- KEYS[1]  the lock key
 -- KEYS[2]  the lock's waiter queue (see acquire.lua)
 -- ARGV[1]  the holder prefix "<holder id>|"
--- ARGV[2]  the channel that announces releases to every engine; hand-overs go to "<ARGV[2]>:<engine id>"
+-- ARGV[2]  the channel that announces the lock's releases to every engine (engine-wide, or the lock's own shard
+--          channel on Redis Cluster: see announce.lua); hand-overs go to "<ARGV[2]>:<engine id>"
 --
 -- Returns {1} when released (or handed over), {0} when the lock is no longer this holder's (expired, deleted or
 -- taken by another), and {3, error} when released (or handed over) but the announcement was refused (no permission

@@ -9,6 +9,7 @@ import org.redisson.api.RedissonClient;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
+import io.github.distlock.test.RedisClusterExtension;
 import io.github.distlock.test.RedisExtension;
 
 /**
@@ -22,6 +23,14 @@ final class ConformanceEngines {
 	/** A new engine whose waiters poll only every 30 s, so that a hand-over that was not announced would show. */
 	LockEngine create(RedisExtension redis, LockLostListener lost) {
 		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, lost, Duration.ofSeconds(30));
+		this.clients.put(engine, client);
+		return engine;
+	}
+
+	/** As {@link #create(RedisExtension, LockLostListener)}, on a Redis Cluster. */
+	LockEngine create(RedisClusterExtension cluster, LockLostListener lost) {
+		RedissonClient client = RedisTestClients.create(cluster.cluster(), Duration.ofSeconds(3));
 		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, lost, Duration.ofSeconds(30));
 		this.clients.put(engine, client);
 		return engine;

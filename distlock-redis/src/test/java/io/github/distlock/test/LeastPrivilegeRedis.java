@@ -70,7 +70,8 @@ public final class LeastPrivilegeRedis implements RedisServer {
 				+ "': the README must document the ACL distlock needs");
 	}
 
-	private static Path findReadme() {
+	/** The project's README.md, found above the working directory. */
+	public static Path findReadme() {
 		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
 			Path readme = dir.resolve("README.md");
 			if (Files.isRegularFile(readme) && Files.isDirectory(dir.resolve("distlock-spring-boot-autoconfigure"))) {

@@ -124,6 +124,11 @@ public final class RedisProcess implements RedisServer {
 		return this.binary;
 	}
 
+	/** Whether the process runs (not killed, or started again since). */
+	public boolean isAlive() {
+		return this.process != null && this.process.isAlive();
+	}
+
 	public long pid() {
 		return this.process.pid();
 	}

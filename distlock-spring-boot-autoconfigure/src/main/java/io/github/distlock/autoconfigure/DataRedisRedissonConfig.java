@@ -11,7 +11,8 @@ import org.springframework.boot.ssl.SslBundle;
 
 /**
  * Translates Spring Boot's Redis settings ({@code spring.data.redis.*}, or connection details from a service
- * connection) into a Redisson configuration, so that an application configures Redis once.
+ * connection) into a Redisson configuration, so that an application configures Redis once: a single server, a
+ * Sentinel-managed master, or a Redis Cluster, each with the same credentials, TLS and timeouts.
  * <p>
  * The client is sized for lock traffic: short script calls, one at a time per locking thread. Redisson keeps 24
  * connections open by default and hands out the idle one that has rested longest, so each call lands on a connection
@@ -44,9 +45,13 @@ final class DataRedisRedissonConfig {
 				.addSentinelAddress(addresses(scheme, sentinel.getNodes()));
 		}
 		else if (details.getCluster() != null) {
-			throw new IllegalStateException("distlock does not support Redis Cluster yet (spring.data.redis.cluster.*):"
-					+ " its keys are laid out for Cluster, but renewal per node and announcements across nodes are"
-					+ " not built; use a standalone or Sentinel-managed Redis for locks");
+			// The nodes are seeds: Redisson finds every master and replica from them, and follows MOVED and ASK
+			// itself (spring.data.redis.cluster.max-redirects has no Redisson counterpart). No database: a cluster
+			// has only database 0.
+			server = config.useClusterServers()
+				.setMasterConnectionMinimumIdleSize(MIN_IDLE_CONNECTIONS)
+				.setSlaveConnectionMinimumIdleSize(MIN_IDLE_CONNECTIONS)
+				.addNodeAddress(addresses(scheme, details.getCluster().getNodes()));
 		}
 		else if (details.getMasterReplica() != null) {
 			throw new IllegalStateException("distlock cannot build a Redis client from spring.data.redis.masterreplica;"

@@ -2,6 +2,8 @@ package io.github.distlock.autoconfigure;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -218,12 +220,15 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
-	void redisClusterSettingsFailStartUpWithAClearMessage() {
-		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000")
+	void redisClusterSettingsThatReachNoNodeFailStartUpNamingTheCluster() throws IOException {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			port = socket.getLocalPort();
+		}
+		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:" + port)
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.rootCause()
-				.hasMessageContaining("does not support Redis Cluster"));
+				.hasStackTraceContaining("Redis Cluster at redis://127.0.0.1:" + port));
 	}
 
 	@Test
