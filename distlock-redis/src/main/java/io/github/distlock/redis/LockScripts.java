@@ -35,11 +35,11 @@ import org.redisson.client.codec.StringCodec;
  */
 class LockScripts {
 
-	static final Script ACQUIRE = Script.load("acquire.lua");
+	static final Script ACQUIRE = Script.load("token.lua", "acquire.lua");
 
-	static final Script ACQUIRE_ALL = Script.load("acquire_all.lua");
+	static final Script ACQUIRE_ALL = Script.load("token.lua", "acquire_all.lua");
 
-	static final Script RELEASE = Script.load("announce.lua", "release.lua");
+	static final Script RELEASE = Script.load("announce.lua", "token.lua", "release.lua");
 
 	static final Script RENEW = Script.load("renew.lua");
 
@@ -49,11 +49,11 @@ class LockScripts {
 
 	static final Script WITHDRAW = Script.load("withdraw.lua");
 
-	static final Script SHARED_ACQUIRE = Script.load("announce.lua", "shared_lib.lua", "shared_acquire.lua");
+	static final Script SHARED_ACQUIRE = Script.load("announce.lua", "token.lua", "shared_lib.lua", "shared_acquire.lua");
 
-	static final Script SHARED_RELEASE = Script.load("announce.lua", "shared_lib.lua", "shared_release.lua");
+	static final Script SHARED_RELEASE = Script.load("announce.lua", "token.lua", "shared_lib.lua", "shared_release.lua");
 
-	static final Script SHARED_WITHDRAW = Script.load("announce.lua", "shared_lib.lua", "shared_withdraw.lua");
+	static final Script SHARED_WITHDRAW = Script.load("announce.lua", "token.lua", "shared_lib.lua", "shared_withdraw.lua");
 
 	static final Script SHARED_CHECK = Script.load("shared_check.lua");
 

@@ -274,7 +274,8 @@ final class RedisAcquisition {
 						this.shared.permits(), this.engine.releaseChannel(this.redisKey));
 		}
 		return this.engine.scripts()
-			.run(LockScripts.ACQUIRE, ReturnType.LIST, List.of(this.redisKey, this.queueKey), this.holderPrefix,
+			.run(LockScripts.ACQUIRE, ReturnType.LIST,
+					List.of(this.redisKey, this.queueKey, this.engine.tokenFloor(this.redisKey)), this.holderPrefix,
 					this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
 	}
 

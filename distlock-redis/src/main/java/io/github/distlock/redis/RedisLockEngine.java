@@ -83,6 +83,9 @@ public final class RedisLockEngine
 	/** Whether the client talks to Redis Cluster, where one script may only touch keys of one hash slot. */
 	private final boolean cluster;
 
+	/** Where each lock's token floor lives: one key for all, or one per hash slot on Redis Cluster. */
+	private final TokenFloors floors;
+
 	private final Turnstiles turnstiles = new Turnstiles();
 
 	private final LeaseWatchdog<RedisLockHandle> watchdog;
@@ -155,6 +158,7 @@ public final class RedisLockEngine
 		new SecureRandom().nextBytes(id);
 		this.engineId = HexFormat.of().formatHex(id);
 		this.cluster = client.getConfig().isClusterConfig();
+		this.floors = new TokenFloors(keyPrefix, this.cluster);
 		this.announcements = this.cluster
 				? new ShardedReleaseSignals(client, this.engineId, this.turnstiles::signal)
 				: new ReleaseSignals(client, keyPrefix + ":released", this.engineId, this.turnstiles::signal);
@@ -175,7 +179,7 @@ public final class RedisLockEngine
 		String lockKey = this.keys.lockKey(request.name(), request.key());
 		String holderPrefix = this.engineId + ":" + this.acquisitions.incrementAndGet() + "|";
 		if (!request.isExclusive()) {
-			SharedLock shared = SharedLock.of(lockKey, request);
+			SharedLock shared = SharedLock.of(lockKey, request, this.floors.of(lockKey));
 			RedisLockHandle handle = new RedisAcquisition(this, request, shared.writerKey(), shared.queueKey(),
 					holderPrefix, shared).run();
 			this.watchdog.watch(handle);
@@ -269,10 +273,13 @@ public final class RedisLockEngine
 		if (this.cluster && !inOneSlot(keys)) {
 			return null;
 		}
+		// One floor for them all: on Redis Cluster they share a slot by now.
+		List<Object> scriptKeys = new ArrayList<>(keys);
+		scriptKeys.add(this.floors.of((String) keys.get(0)));
 		long sentAt = System.nanoTime();
 		List<Long> reply;
 		try {
-			reply = this.scripts.run(LockScripts.ACQUIRE_ALL, ReturnType.LIST, keys, args);
+			reply = this.scripts.run(LockScripts.ACQUIRE_ALL, ReturnType.LIST, scriptKeys, args);
 		}
 		catch (RedisException ex) {
 			RuntimeException refused = refused(ex, "acquire", requests.get(0).name(), requests.get(0).key());
@@ -400,7 +407,8 @@ public final class RedisLockEngine
 			reply = (handle.shared != null)
 					? this.scripts.run(LockScripts.SHARED_RELEASE, ReturnType.LIST, handle.shared.keys(),
 							handle.holderPrefix, handle.token(), handle.shared.mode(), releaseChannel(handle.redisKey))
-					: this.scripts.run(LockScripts.RELEASE, ReturnType.LIST, List.of(handle.redisKey, handle.queueKey),
+					: this.scripts.run(LockScripts.RELEASE, ReturnType.LIST,
+							List.of(handle.redisKey, handle.queueKey, this.floors.of(handle.redisKey)),
 							handle.holderPrefix, releaseChannel(handle.redisKey));
 		}
 		catch (RedisException ex) {
@@ -526,6 +534,11 @@ public final class RedisLockEngine
 		return false;
 	}
 
+	/** The token floor key of the lock stored under {@code lockKey} (see {@link TokenFloors}). */
+	String tokenFloor(String lockKey) {
+		return this.floors.of(lockKey);
+	}
+
 	/**
 	 * Releases, without waiting for the answer, a lock this holder may have been given without hearing of it.
 	 * @param shared where a shared lock lives, or null for an exclusive lock
@@ -536,8 +549,8 @@ public final class RedisLockEngine
 					shared.mode(), releaseChannel(redisKey));
 			return;
 		}
-		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LIST, List.of(redisKey, queueKey), holderPrefix,
-				releaseChannel(redisKey));
+		this.scripts.runAsync(LockScripts.RELEASE, ReturnType.LIST,
+				List.of(redisKey, queueKey, this.floors.of(redisKey)), holderPrefix, releaseChannel(redisKey));
 	}
 
 	/** Renews a batch in one script call: on a single Redis or behind Sentinel, where its keys may lie in any slot. */

@@ -10,27 +10,27 @@ import io.github.distlock.engine.LockRequest;
  * the hash slot of the exclusive lock of the same name and key, the mode letter and the number of permits.
  * <p>
  * The read/write lock of a lock key {@code K} is {@code K:rw} (the writer), {@code K:rw:readers},
- * {@code K:rw:waiters} and {@code K:rw:token}; its permits are {@code K:permits} (never set: permits have no
- * writer), {@code K:permits:holders}, {@code K:permits:waiters} and {@code K:permits:token}. Neither is the
- * exclusive lock {@code K}.
+ * {@code K:rw:waiters}; its permits are {@code K:permits} (never set: permits have no writer),
+ * {@code K:permits:holders} and {@code K:permits:waiters}. Neither is the exclusive lock {@code K}. The fourth key is
+ * the token floor the lock shares with others ({@link TokenFloors}).
  *
  * @param writerKey the writer's string, which also names the lock to local waiters and in hand-over announcements
  * @param holdersKey the sorted set of readers or permit holders, each scored with its expiry
  * @param queueKey the waiter queue
- * @param tokenKey the last token issued
+ * @param tokenKey the token floor (the last token issued)
  * @param mode {@code r}, {@code w} or {@code p}
  * @param permits the number of permits (mode {@code p}), else 0
  */
 record SharedLock(String writerKey, String holdersKey, String queueKey, String tokenKey, String mode, int permits) {
 
-	static SharedLock of(String lockKey, LockRequest request) {
+	static SharedLock of(String lockKey, LockRequest request, String floorKey) {
 		if (request.permits() > 0) {
 			String base = lockKey + ":permits";
-			return new SharedLock(base, base + ":holders", RedisLockKeys.queueKey(base), base + ":token", "p",
+			return new SharedLock(base, base + ":holders", RedisLockKeys.queueKey(base), floorKey, "p",
 					request.permits());
 		}
 		String base = lockKey + ":rw";
-		return new SharedLock(base, base + ":readers", RedisLockKeys.queueKey(base), base + ":token",
+		return new SharedLock(base, base + ":readers", RedisLockKeys.queueKey(base), floorKey,
 				(request.mode() == LockMode.WRITE) ? "w" : "r", 0);
 	}
 

@@ -4,6 +4,7 @@
 -- KEYS[1]  the lock key
 -- KEYS[2]  the lock's waiter queue (a sorted set: member "<holder prefix><lease ms>|<wait ms>", score the time it
 --          first queued, in microseconds)
+-- KEYS[3]  the lock's token floor (see token.lua)
 -- ARGV[1]  the holder prefix "<holder id>|", unique to this acquisition
 -- ARGV[2]  the lease in milliseconds
 -- ARGV[3]  the queue member of this caller, or "" for a single try that does not queue
@@ -15,8 +16,10 @@
 -- when another holder has it and the caller queued, {0} when it has it and the caller only tried once.
 --
 -- The stored value is "<holder id>|<token>", followed by "|w" once a waiter queued, so that release looks at the
--- queue only when there is one. The token is the server clock in microseconds: it survives a restart with an
--- empty memory, and a lock is never acquired twice within one microsecond.
+-- queue only when there is one. The token is the server clock in microseconds (it survives a restart with an empty
+-- memory, and a lock is never acquired twice within one microsecond), never below the lock's floor (token.lua).
+--
+-- issueToken(floorKey, clock) comes from token.lua, loaded before this script.
 if ARGV[3] == '' then
   -- A single try looks before it takes the clock: on a held lock it costs one read, like a plain GET.
   local current = redis.call('GET', KEYS[1])
@@ -28,8 +31,12 @@ if ARGV[3] == '' then
   end
 end
 local now = redis.call('TIME')
-local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
-if redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', token), 'NX', 'PX', ARGV[2]) then
+local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
+if redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', clock), 'NX', 'PX', ARGV[2]) then
+  local token = issueToken(KEYS[3], clock)
+  if token ~= clock then
+    redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', token), 'KEEPTTL')
+  end
   if ARGV[5] == '1' then
     -- The lock was free although this caller queued (its last holder expired or was removed): leave the queue,
     -- and keep the mark for those still in it, so that this holder's release hands over to them.
@@ -51,8 +58,8 @@ end
 if string.sub(current, -2) ~= '|w' then
   redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')
 end
-redis.call('ZADD', KEYS[2], 'NX', token, ARGV[3])
+redis.call('ZADD', KEYS[2], 'NX', clock, ARGV[3])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then
   redis.call('PEXPIRE', KEYS[2], ARGV[4])
 end
-return {0, redis.call('PTTL', KEYS[1]), token}
+return {0, redis.call('PTTL', KEYS[1]), clock}

@@ -3,6 +3,7 @@
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the lock's waiter queue (see acquire.lua)
+-- KEYS[3]  the lock's token floor (see token.lua)
 -- ARGV[1]  the holder prefix "<holder id>|"
 -- ARGV[2]  the channel that announces the lock's releases to every engine (engine-wide, or the lock's own shard
 --          channel on Redis Cluster: see announce.lua); hand-overs go to "<ARGV[2]>:<engine id>"
@@ -14,7 +15,8 @@
 -- "<engine id>:"), so that other instances spend nothing on it; a release that finds the queue empty of live waiters
 -- publishes "0 - <lock key>" to all, so that anyone still waiting tries again.
 
--- announce(channel, message) comes from announce.lua, loaded before this script.
+-- announce(channel, message) comes from announce.lua, and issueToken(floorKey, clock) from token.lua, loaded before
+-- this script.
 
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, #ARGV[1]) ~= ARGV[1] then
@@ -35,7 +37,7 @@ while true do
   local holder, lease, wait = string.match(first[1], '^([^|]*|)(%d+)|(%d+)$')
   -- A waiter past its wait has given up (or died while waiting): skip it.
   if holder and math.floor(tonumber(first[2]) / 1000) + tonumber(wait) > nowMillis then
-    local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
+    local token = issueToken(KEYS[3], tonumber(now[1]) * 1000000 + tonumber(now[2]))
     local value = holder .. string.format('%d', token)
     if redis.call('ZCARD', KEYS[2]) > 0 then
       value = value .. '|w'

@@ -5,7 +5,7 @@
 --          its expiry on the server clock in milliseconds, so that a holder gone silent drops out within its lease
 -- KEYS[3]  the waiter queue: a sorted set of "<holder id>|<lease ms>|<wait ms>|<mode><limit>", scored with the time
 --          the waiter first queued, in microseconds; mode is r (read), w (write) or p (permit), limit the permits
--- KEYS[4]  the last token issued, so that tokens only grow even when one script grants several holders at once
+-- KEYS[4]  the token floor (token.lua): tokens only grow, also when one script grants several holders at once
 --
 -- Waiters are served first come, first served: nobody is admitted while a live waiter queued earlier, and a
 -- release hands the lock straight to the waiters at the head of the queue that it admits (one writer, or every
@@ -54,12 +54,10 @@ local function admits(mode, limit)
   return true
 end
 
--- Grants the lock to a holder and returns its token: the server clock, or one past the last token if that is later.
+-- Grants the lock to a holder and returns its token: the server clock, or one past the last token if that is later
+-- (token.lua: the floor, KEYS[4], also keeps tokens growing when one script grants several holders at once).
 local function grant(holder, lease, mode, nowMicros)
-  local last = tonumber(redis.call('GET', KEYS[4]) or '0')
-  local token = math.max(nowMicros, last + 1)
-  -- The floor matters for the microseconds after a grant; it lives with the grant, and goes with the last holder.
-  redis.call('SET', KEYS[4], string.format('%d', token), 'PX', lease)
+  local token = issueToken(KEYS[4], nowMicros)
   local value = holder .. string.format('%d', token)
   if mode == 'w' then
     redis.call('SET', KEYS[1], value, 'PX', lease)
@@ -93,13 +91,6 @@ local function handOver(nowMicros, channel)
     if first.mode == 'w' then
       return result
     end
-  end
-end
-
--- Drops the token floor once nobody holds or waits for the lock: the clock has passed every token issued by then.
-local function tidy()
-  if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3]) == 0 then
-    redis.call('DEL', KEYS[4])
   end
 end
 

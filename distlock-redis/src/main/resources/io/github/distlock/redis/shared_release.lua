@@ -26,6 +26,4 @@ if ARGV[3] == 'w' then
 elseif redis.call('ZREM', KEYS[2], member) == 0 then
   return {0}
 end
-local result = handOver(now, ARGV[4])
-tidy()
-return result
+return handOver(now, ARGV[4])

@@ -13,5 +13,4 @@ purge(math.floor(now / 1000))
 redis.call('ZREM', KEYS[3], ARGV[2])
 local token = owned(ARGV[1], ARGV[3])
 handOver(now, ARGV[4])
-tidy()
 return token or 0

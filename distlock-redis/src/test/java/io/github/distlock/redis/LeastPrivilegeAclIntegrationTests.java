@@ -54,7 +54,7 @@ class LeastPrivilegeAclIntegrationTests {
 		redis.grant(LeastPrivilegeRedis.readmeRules());
 		assertThat(lifecycle()).isEmpty();
 		try (RespClient admin = redis.client()) {
-			assertThat(admin.keys("distlock*")).as("keys left").isEmpty();
+			assertThat(admin.lockKeys("distlock*")).as("keys left").isEmpty();
 		}
 	}
 

@@ -333,7 +333,7 @@ class RedisHandOverIntegrationTests {
 
 		static List<String> all() {
 			try (RespClient client = redis.client()) {
-				return client.keys("distlock*");
+				return client.lockKeys("distlock*");
 			}
 		}
 

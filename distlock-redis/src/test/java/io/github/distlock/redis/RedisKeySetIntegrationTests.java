@@ -117,7 +117,7 @@ class RedisKeySetIntegrationTests {
 
 	private static List<String> keysLeft() {
 		try (RespClient client = redis.client()) {
-			return client.keys("distlock*");
+			return client.lockKeys("distlock*");
 		}
 	}
 

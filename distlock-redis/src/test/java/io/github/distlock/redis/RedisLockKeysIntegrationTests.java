@@ -94,7 +94,7 @@ class RedisLockKeysIntegrationTests {
 			held.add(engine.acquire(request(pair[0], pair[1], Duration.ZERO)));
 		}
 		try (RespClient client = redis.client()) {
-			assertThat(client.keys("distlock:*")).hasSize(pairs.length);
+			assertThat(client.lockKeys("distlock:*")).hasSize(pairs.length);
 		}
 		for (LockHandle handle : held) {
 			assertThat(handle.release()).isTrue();
@@ -178,12 +178,12 @@ class RedisLockKeysIntegrationTests {
 	/** Waits until the waiter has queued: the lock and its queue both exist. */
 	private static List<String> awaitKeys(RespClient client, int count) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		List<String> keys = client.keys("distlock:*");
+		List<String> keys = client.lockKeys("distlock:*");
 		while (keys.size() < count) {
 			assertThat(System.nanoTime()).as("keys created: %s", keys).isLessThan(deadline);
 			// Polling Redis, the only place the waiter's queue entry shows.
 			Thread.sleep(5);
-			keys = client.keys("distlock:*");
+			keys = client.lockKeys("distlock:*");
 		}
 		return keys;
 	}

@@ -54,7 +54,7 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
 	@Override
 	public void afterAll(ExtensionContext context) {
 		try (RespClient client = this.server.client()) {
-			List<String> left = client.keys("distlock*");
+			List<String> left = client.lockKeys("distlock*");
 			if (!left.isEmpty()) {
 				throw new AssertionError("Lock keys left in Redis after " + context.getDisplayName() + ": " + left);
 			}

@@ -82,6 +82,20 @@ public final class RespClient implements AutoCloseable {
 		return (List<String>) call("KEYS", pattern);
 	}
 
+	/**
+	 * The keys matching the pattern that belong to locks: all of them but the token floors ({@code <prefix>:token},
+	 * or {@code <prefix>:{<tag>}:token} per slot of a cluster), which outlive the locks by design, a few seconds after
+	 * the last grant, and are shared by many locks.
+	 */
+	public List<String> lockKeys(String pattern) {
+		return withoutTokenFloors(keys(pattern));
+	}
+
+	/** The keys given but the token floors (see {@link #lockKeys}). */
+	public static List<String> withoutTokenFloors(List<String> keys) {
+		return keys.stream().filter((key) -> !key.endsWith(":token")).toList();
+	}
+
 	public String get(String key) {
 		return (String) call("GET", key);
 	}

@@ -68,7 +68,7 @@ class ClusterSettingsIntegrationTests {
 					}
 				});
 				assertThat(seen).as("the lock, read on the master of its slot while held").isNotNull();
-				assertThat(redis.cluster().keys("distlock:*")).as("released").isEmpty();
+				assertThat(RespClient.withoutTokenFloors(redis.cluster().keys("distlock:*"))).as("released").isEmpty();
 			});
 	}
 

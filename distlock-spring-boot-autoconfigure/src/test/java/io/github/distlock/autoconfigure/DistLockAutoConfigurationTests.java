@@ -105,7 +105,8 @@ class DistLockAutoConfigurationTests {
 							return client.keys("app:*");
 						}
 					});
-				assertThat(keys).containsExactly("app:{OrderService.defaults:x}");
+				assertThat(keys).as("the lock and the token floor, both under the prefix")
+					.containsExactlyInAnyOrder("app:{OrderService.defaults:x}", "app:token");
 			});
 	}
 

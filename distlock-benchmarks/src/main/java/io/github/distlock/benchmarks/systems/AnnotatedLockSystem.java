@@ -60,10 +60,13 @@ public final class AnnotatedLockSystem extends LockSystem {
 		return new AnnotatedClient(context);
 	}
 
-	/** Lock keys and the engine's waiter queues ("dl-a:{...}:waiters"). */
+	/**
+	 * Lock keys and the engine's waiter queues ("dl-a:{...}:waiters"); not the token floor ("dl-a:token"), one key
+	 * for all locks that lives a few seconds after the last grant.
+	 */
 	@Override
 	public String keyPattern() {
-		return KEY_PREFIX + "*";
+		return KEY_PREFIX + ":{*";
 	}
 
 	private static final class AnnotatedClient implements LockClient {

@@ -35,10 +35,13 @@ public final class EngineLockSystem extends LockSystem {
 		return new EngineClient(Redisson.create(RedissonConfigs.distlockClient(this.url)), this.settings);
 	}
 
-	/** Lock keys and the engine's waiter queues ("dl-e:{...}:waiters"). */
+	/**
+	 * Lock keys and the engine's waiter queues ("dl-e:{...}:waiters"); not the token floor ("dl-e:token"), one key
+	 * for all locks that lives a few seconds after the last grant.
+	 */
 	@Override
 	public String keyPattern() {
-		return KEY_PREFIX + "*";
+		return KEY_PREFIX + ":{*";
 	}
 
 	private static final class EngineClient extends HandleLockClient<LockHandle> {

@@ -1,0 +1,39 @@
+package io.github.distlock.redis;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The token floor of a lock lies in the lock's hash slot on Redis Cluster (a script may touch one slot only), and is
+ * one key for every lock elsewhere.
+ */
+class TokenFloorsTests {
+
+	private final RedisLockKeys keys = new RedisLockKeys("distlock");
+
+	@Test
+	void onAClusterEveryLocksFloorIsInTheLocksSlotAndLocksOfOneSlotShareIt() {
+		TokenFloors floors = new TokenFloors("distlock", true);
+		Set<String> distinct = new HashSet<>();
+		for (int i = 0; i < 20_000; i++) {
+			String lockKey = this.keys.lockKey("orders", "order-" + i + (((i % 7) == 0) ? "{x}:\r\n" : ""));
+			String floor = floors.of(lockKey);
+			assertThat(HashSlot.of(floor)).as(floor + " for " + lockKey).isEqualTo(HashSlot.of(lockKey));
+			assertThat(floor).startsWith("distlock:{").endsWith("}:token");
+			distinct.add(floor);
+		}
+		assertThat(distinct).as("one floor per slot, never more").hasSizeLessThanOrEqualTo(HashSlot.SLOTS);
+	}
+
+	@Test
+	void elsewhereOneFloorServesEveryLock() {
+		TokenFloors floors = new TokenFloors("distlock", false);
+		assertThat(floors.of(this.keys.lockKey("a", "1"))).isEqualTo("distlock:token")
+			.isEqualTo(floors.of(this.keys.lockKey("b", "2")));
+	}
+
+}
