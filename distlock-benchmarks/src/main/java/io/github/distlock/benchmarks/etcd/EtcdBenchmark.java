@@ -5,11 +5,13 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.etcd.jetcd.Client;
+import io.github.distlock.benchmarks.lockserver.EngineSystemLock;
 import io.github.distlock.benchmarks.lockserver.HotKeyContention;
 import io.github.distlock.benchmarks.lockserver.LockServerBenchmark;
 import io.github.distlock.benchmarks.lockserver.RunLength;
 import io.github.distlock.benchmarks.lockserver.SystemLock;
 import io.github.distlock.benchmarks.lockserver.UncontendedPairs;
+import io.github.distlock.etcd.EtcdLockEngine;
 
 /**
  * The etcd lock benchmark: distlock's etcd engine and etcd's own lock service (through jetcd's lock client), side by
@@ -36,7 +38,8 @@ public final class EtcdBenchmark {
 	/** Runs every system for the length and answers the report, in Markdown. */
 	static String report(RunLength length) throws Exception {
 		Map<String, Function<Client, SystemLock>> systems = new LinkedHashMap<>();
-		systems.put("distlock etcd engine", DistlockEtcdLock::new);
+		systems.put("distlock etcd engine", (client) -> new EngineSystemLock((lost) -> new EtcdLockEngine(client,
+				EtcdLockEngine.DEFAULT_ROOT, EtcdLockEngine.DEFAULT_LEASE_TTL, lost)));
 		systems.put("jetcd Lock (etcd lock service)", JetcdLock::new);
 		try (EtcdUnderTest etcd = EtcdUnderTest.start()) {
 			return LockServerBenchmark.run(etcd, systems, length).markdown("etcd locks on " + etcd.description());

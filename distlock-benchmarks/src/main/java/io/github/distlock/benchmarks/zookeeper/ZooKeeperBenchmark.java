@@ -6,11 +6,13 @@ import java.util.function.Function;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import io.github.distlock.benchmarks.lockserver.EngineSystemLock;
 import io.github.distlock.benchmarks.lockserver.HotKeyContention;
 import io.github.distlock.benchmarks.lockserver.LockServerBenchmark;
 import io.github.distlock.benchmarks.lockserver.RunLength;
 import io.github.distlock.benchmarks.lockserver.SystemLock;
 import io.github.distlock.benchmarks.lockserver.UncontendedPairs;
+import io.github.distlock.zookeeper.ZooKeeperLockEngine;
 
 /**
  * The ZooKeeper lock benchmark: distlock's ZooKeeper engine, Apache Curator's {@code InterProcessMutex} and Spring
@@ -38,7 +40,8 @@ public final class ZooKeeperBenchmark {
 	/** Runs every system for the length and answers the report, in Markdown. */
 	static String report(RunLength length) throws Exception {
 		Map<String, Function<CuratorFramework, SystemLock>> systems = new LinkedHashMap<>();
-		systems.put("distlock ZooKeeper engine", DistlockZooKeeperLock::new);
+		systems.put("distlock ZooKeeper engine", (client) -> new EngineSystemLock(
+				(lost) -> new ZooKeeperLockEngine(client, ZooKeeperLockEngine.DEFAULT_ROOT, lost)));
 		systems.put("Curator InterProcessMutex", CuratorMutexLock::new);
 		systems.put("Spring Integration ZookeeperLockRegistry", RegistryZooKeeperLock::new);
 		try (ZooKeeperUnderTest zookeeper = ZooKeeperUnderTest.start()) {
