@@ -37,6 +37,9 @@ final class RedisAcquisition {
 
 	private final String queueKey;
 
+	/** The keys of {@code acquire.lua}, the same for every attempt; null for a shared lock. */
+	private final List<Object> acquireKeys;
+
 	private final String holderPrefix;
 
 	/** Where a shared lock (a side of a read/write lock, or a permit) lives; null for an exclusive lock. */
@@ -91,6 +94,8 @@ final class RedisAcquisition {
 				? shared.queueMember(holderPrefix, this.leaseMillis, waitMillis)
 				: holderPrefix + this.leaseMillis + "|" + waitMillis;
 		this.clockSentAtNanos = this.startNanos;
+		this.acquireKeys = (shared != null) ? null
+				: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
 
 	RedisLockHandle run() throws InterruptedException {
@@ -274,9 +279,8 @@ final class RedisAcquisition {
 						this.shared.permits(), this.engine.releaseChannel(this.redisKey));
 		}
 		return this.engine.scripts()
-			.run(LockScripts.ACQUIRE, ReturnType.LIST,
-					List.of(this.redisKey, this.queueKey, this.engine.tokenFloor(this.redisKey)), this.holderPrefix,
-					this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
+			.run(LockScripts.ACQUIRE, ReturnType.LIST, this.acquireKeys, this.holderPrefix, this.leaseMillis,
+					this.queueMember, queueTtl, this.queued ? "1" : "0");
 	}
 
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
@@ -352,8 +356,11 @@ final class RedisAcquisition {
 	/**
 	 * A lock handed to this caller by a release: its lease started when the releasing script ran, which the token
 	 * dates on the server's clock. Mapped onto the local clock through the last failed attempt, whose send time is
-	 * no later than the server time it reported, the start is estimated early, so the lease deadline is never
-	 * overstated.
+	 * no later than the server time it reported, the start is estimated early, so the lease deadline is not
+	 * overstated. One exception: a token the floor raised above the server's clock (token.lua: the clock stepped
+	 * back, or a failover to a replica whose clock is behind) dates the grant later than it was, by up to that gap,
+	 * and never later than now; the deadline is then overstated by at most the time between the grant and this
+	 * caller learning of it (an announcement's delay or, when it was lost, up to one poll).
 	 */
 	private RedisLockHandle handedOver(long token) {
 		long now = System.nanoTime();

@@ -85,6 +85,38 @@ class ReplicaAcknowledgementIntegrationTests {
 		assertThat(handle.release()).isTrue();
 	}
 
+	/**
+	 * The token floor travels with the acknowledged grant, so the promoted replica goes on above the old master's
+	 * tokens although they are ahead of its own clock: the old master's floor is set an hour ahead, as a master whose
+	 * clock runs an hour fast would leave it, and the replica's clock is this machine's.
+	 */
+	@Test
+	void aPromotedReplicaIssuesTokensAboveTheOldMastersEvenWithItsClockBehind() throws Exception {
+		long ahead;
+		try (RespClient client = this.master.client()) {
+			@SuppressWarnings("unchecked")
+			List<String> time = (List<String>) client.call("TIME");
+			ahead = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1)) + 3_600_000_000L;
+			client.call("SET", "distlock:token", Long.toString(ahead), "PX", "10000");
+		}
+		LockHandle onOldMaster = engine(this.master, ONE_REPLICA).acquire(request());
+		assertThat(onOldMaster.token()).isGreaterThan(ahead);
+		try (RespClient client = this.replica.client()) {
+			// Read at once: the acquisition returned only after the replica acknowledged the grant and its floor.
+			assertThat(client.get("distlock:token")).as("the floor, on the replica")
+				.isEqualTo(Long.toString(onOldMaster.token()));
+		}
+		this.master.kill();
+		try (RespClient client = this.replica.client()) {
+			client.call("REPLICAOF", "NO", "ONE");
+		}
+		LockHandle onNewMaster = engine(this.replica, ReplicaAcknowledgement.NONE)
+			.acquire(new LockRequest("stock", "sku-2", Duration.ofSeconds(30), Duration.ZERO, true, null));
+		assertThat(onNewMaster.token()).as("above every token of the old master, not the new master's clock")
+			.isGreaterThan(onOldMaster.token());
+		assertThat(onNewMaster.release()).isTrue();
+	}
+
 	@Test
 	void withTheLinkCutTheDoubleGrantHappensWithoutTheOptionAndTheFirstGrantFailsWithIt() throws Exception {
 		try (LoopbackFirewall firewall = new LoopbackFirewall().dropFromTo(this.master.port(), replicaLinkPort())) {
