@@ -53,7 +53,8 @@ class LockScripts {
 
 	static final Script SHARED_RELEASE = Script.load("announce.lua", "token.lua", "shared_lib.lua", "shared_release.lua");
 
-	static final Script SHARED_WITHDRAW = Script.load("announce.lua", "token.lua", "shared_lib.lua", "shared_withdraw.lua");
+	static final Script SHARED_WITHDRAW = Script.load("announce.lua", "token.lua", "shared_lib.lua",
+			"shared_withdraw.lua");
 
 	static final Script SHARED_CHECK = Script.load("shared_check.lua");
 

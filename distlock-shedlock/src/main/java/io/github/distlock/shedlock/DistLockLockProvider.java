@@ -110,6 +110,11 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 			acquire.error(ex).stop();
 			throw new LockException(ex.getMessage(), ex);
 		}
+		catch (RuntimeException ex) {
+			// Stopped whatever the failure, or distlock.acquire.active would count this try as waiting for ever.
+			acquire.error(ex).stop();
+			throw ex;
+		}
 		catch (InterruptedException ex) {
 			LockObservations.notAcquired(acquire,
 					new LockAcquisitionException(this.name, configuration.getName(), Duration.ZERO, ex));

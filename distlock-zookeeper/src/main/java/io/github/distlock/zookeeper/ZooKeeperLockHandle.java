@@ -25,7 +25,8 @@ final class ZooKeeperLockHandle extends LeasedLockHandle {
 	final ReentrantLock reporting = new ReentrantLock();
 
 	ZooKeeperLockHandle(ZooKeeperLockEngine engine, String name, String key, String node, long token,
-			long session, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
+			long session, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable,
+			long maxDeadlineNanos) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
 		this.engine = engine;
 		this.node = node;

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. On
  * ZooKeeper: the same worker faults, the server stopped for longer than the session timeout, and the server killed and
  * started again on its data. On etcd: the same worker faults, the server stopped for longer than the instance lease,
- * and the server killed and started again on its data. Fails on any violation the checker finds; the report is printed either way, and the
- * records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
+ * and the server killed and started again on its data. Fails on any violation the checker finds; the report is
+ * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
 
