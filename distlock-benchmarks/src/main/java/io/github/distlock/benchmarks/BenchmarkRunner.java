@@ -1,5 +1,6 @@
 package io.github.distlock.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distlock.benchmarks.redis.RedisUnderTest;
@@ -7,6 +8,7 @@ import io.github.distlock.benchmarks.report.Environment;
 import io.github.distlock.benchmarks.report.Results;
 import io.github.distlock.benchmarks.scenarios.ContendedScenario;
 import io.github.distlock.benchmarks.scenarios.FootprintScenario;
+import io.github.distlock.benchmarks.scenarios.ManyKeysScenario;
 import io.github.distlock.benchmarks.scenarios.ParallelScenario;
 import io.github.distlock.benchmarks.scenarios.RenewalScenario;
 import io.github.distlock.benchmarks.scenarios.Scenario;
@@ -32,7 +34,7 @@ public final class BenchmarkRunner {
 	 */
 	public static List<Scenario> scenarios() {
 		return List.of(new StructureScenario(), new UncontendedScenario(), new ParallelScenario(),
-				new ContendedScenario(), new TwoJvmScenario(), new TryLockScenario(), new RenewalScenario(),
+				new ManyKeysScenario(), new ContendedScenario(), new TwoJvmScenario(), new TryLockScenario(), new RenewalScenario(),
 				new FootprintScenario());
 	}
 
@@ -48,12 +50,25 @@ public final class BenchmarkRunner {
 
 	/** Runs only the given scenarios (for working on one of them); the report then lacks the others. */
 	public static Results run(BenchmarkSettings settings, List<Scenario> scenarios) {
+		return run(settings, scenarios, systemNames());
+	}
+
+	/** Runs the given scenarios on the named systems only. */
+	public static Results run(BenchmarkSettings settings, List<Scenario> scenarios, List<String> systemNames) {
 		Results results = new Results();
 		long started = System.nanoTime();
 		try (RedisUnderTest redis = RedisUnderTest.start()) {
 			Environment.record(results, redis.version() + " (" + redis.binary() + ")");
 			results.environment("profile", describe(settings));
-			List<LockSystem> systems = SystemCatalog.all(redis.host(), redis.port(), settings.locks());
+			List<LockSystem> systems = new ArrayList<>();
+			for (LockSystem system : SystemCatalog.all(redis.host(), redis.port(), settings.locks())) {
+				if (systemNames.contains(system.name())) {
+					systems.add(system);
+				}
+				else {
+					system.close();
+				}
+			}
 			BenchmarkContext context = new BenchmarkContext(settings, redis, systems, results);
 			try {
 				for (Scenario scenario : scenarios) {
@@ -74,14 +89,16 @@ public final class BenchmarkRunner {
 
 	private static String describe(BenchmarkSettings settings) {
 		return String.format("%s: lease %d ms (renewal every %d ms), wait %d ms; warm-up %d ms; %d rounds of %d ms "
-				+ "(hot key %d ms); %d parallel threads; hot key %d clients × %d threads; %,d held locks (and %,d) "
-				+ "for %d ms; %,d footprint cycles; %d traced operations", settings.profile(),
+				+ "(hot key %d ms); %d parallel threads; many keys: %d threads on %,d keys, holds up to %d µs; hot key "
+				+ "%d clients × %d threads; %,d held locks (and %,d) for %d ms; %,d footprint cycles on %d "
+				+ "thread(s); %d traced operations", settings.profile(),
 				settings.locks().lease().toMillis(), settings.renewalInterval().toMillis(),
 				settings.locks().waitTime().toMillis(), settings.warmup().toMillis(), settings.rounds(),
 				settings.roundTime().toMillis(), settings.contendedRoundTime().toMillis(), settings.parallelThreads(),
+				settings.manyKeysThreads(), settings.manyKeys(), settings.maxHold().toNanos() / 1000,
 				settings.contendedClients(), settings.threadsPerClient(), settings.heldLocks(),
 				settings.heldLocks() / 10, settings.renewalWindow().toMillis(), settings.cycles(),
-				settings.structuralOps());
+				settings.footprintThreads(), settings.structuralOps());
 	}
 
 }

@@ -11,6 +11,7 @@ import io.github.distlock.benchmarks.report.Results;
 import io.github.distlock.benchmarks.report.TargetCheck;
 import io.github.distlock.benchmarks.scenarios.ContendedScenario;
 import io.github.distlock.benchmarks.scenarios.FootprintScenario;
+import io.github.distlock.benchmarks.scenarios.ManyKeysScenario;
 import io.github.distlock.benchmarks.scenarios.RenewalScenario;
 import io.github.distlock.benchmarks.scenarios.Scenario;
 import io.github.distlock.benchmarks.scenarios.TwoJvmScenario;
@@ -57,6 +58,9 @@ class BenchmarkSmokeTests {
 				.isZero();
 			assertThat(value(results, ContendedScenario.NAME, system, ContendedScenario.VIOLATIONS))
 				.as("times two holders of %s were inside the lock at once", system)
+				.isZero();
+			assertThat(value(results, ManyKeysScenario.NAME, system, ManyKeysScenario.VIOLATIONS))
+				.as("times two holders of one of many keys of %s were inside the lock at once", system)
 				.isZero();
 			assertThat(value(results, TwoJvmScenario.NAME, system, TwoJvmScenario.VIOLATIONS))
 				.as("times two holders of %s in two JVMs were inside the lock at once", system)

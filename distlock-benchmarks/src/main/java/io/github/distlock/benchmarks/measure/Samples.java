@@ -24,6 +24,16 @@ public final class Samples {
 		this.sorted = false;
 	}
 
+	/** Adds every value of {@code other}, as when merging what several threads recorded. */
+	public void addAll(Samples other) {
+		if (this.size + other.size > this.values.length) {
+			this.values = Arrays.copyOf(this.values, Math.max(this.values.length * 2, this.size + other.size));
+		}
+		System.arraycopy(other.values, 0, this.values, this.size, other.size);
+		this.size += other.size;
+		this.sorted = false;
+	}
+
 	public int size() {
 		return this.size;
 	}

@@ -14,6 +14,8 @@ import io.github.distlock.benchmarks.systems.RedissonLockSystem;
  */
 public final class Report {
 
+	private static final String PARTIAL = "Not judged: this run left out scenarios or systems the targets need.";
+
 	private final Results results;
 
 	private final List<Scenario> scenarios;
@@ -22,11 +24,22 @@ public final class Report {
 
 	private final List<TargetCheck.Outcome> outcomes;
 
+	/** Targets are judged only when the run had every scenario and system: a partial run would miss most of them. */
+	private final boolean complete;
+
 	public Report(Results results, List<Scenario> scenarios, List<String> systems) {
+		this(results, scenarios, systems, true);
+	}
+
+	/**
+	 * @param complete whether the run had every scenario and system, so that the targets can be judged
+	 */
+	public Report(Results results, List<Scenario> scenarios, List<String> systems, boolean complete) {
 		this.results = results;
 		this.scenarios = List.copyOf(scenarios);
 		this.systems = List.copyOf(systems);
-		this.outcomes = TargetCheck.evaluate(results);
+		this.complete = complete;
+		this.outcomes = complete ? TargetCheck.evaluate(results) : List.of();
 	}
 
 	public String plain() {
@@ -38,7 +51,7 @@ public final class Report {
 			details(scenario).forEach((system, detail) -> text.append("   ").append(system).append(": ")
 				.append(detail).append('\n'));
 		}
-		text.append("\n== targets\n").append(targets().plain());
+		text.append("\n== targets\n").append(this.complete ? targets().plain() : PARTIAL + "\n");
 		List<String> notes = this.results.notes();
 		if (!notes.isEmpty()) {
 			text.append("\n== notes\n");
@@ -65,7 +78,7 @@ public final class Report {
 					.append('\n'));
 			}
 		}
-		text.append("\n## Targets\n\n").append(targets().markdown());
+		text.append("\n## Targets\n\n").append(this.complete ? targets().markdown() : PARTIAL + "\n");
 		List<String> notes = this.results.notes();
 		if (!notes.isEmpty()) {
 			text.append("\n## Notes\n\n");

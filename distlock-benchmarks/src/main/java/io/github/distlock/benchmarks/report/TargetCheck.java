@@ -8,13 +8,16 @@ import java.util.function.DoubleFunction;
 
 import io.github.distlock.benchmarks.scenarios.ContendedScenario;
 import io.github.distlock.benchmarks.scenarios.FootprintScenario;
+import io.github.distlock.benchmarks.scenarios.ManyKeysScenario;
+import io.github.distlock.benchmarks.scenarios.ParallelScenario;
 import io.github.distlock.benchmarks.scenarios.RenewalScenario;
 import io.github.distlock.benchmarks.scenarios.StructureScenario;
+import io.github.distlock.benchmarks.scenarios.TryLockScenario;
 import io.github.distlock.benchmarks.scenarios.UncontendedScenario;
 import io.github.distlock.benchmarks.systems.RedissonLockSystem;
 
 /**
- * Compares distlock's results with the goals of issue 6 and says, for each, whether it is met and by how much it is
+ * Compares distlock's results with the goals of issues 6 and 17 and says, for each, whether it is met and by how much it is
  * missed. A goal without a measurement counts as missed.
  */
 public final class TargetCheck {
@@ -26,6 +29,9 @@ public final class TargetCheck {
 	private static final List<String> DISTLOCK = List.of(ANNOTATED, ENGINE);
 
 	private static final String REDISSON = RedissonLockSystem.NAME;
+
+	/** The other libraries: "the best peer" of a row is whichever of them did best in it. */
+	private static final List<String> PEERS = List.of(REDISSON, "si-registry-spin", "si-registry-pubsub");
 
 	private final Results results;
 
@@ -68,7 +74,49 @@ public final class TargetCheck {
 			exactly("zero keys left after the run", system, FootprintScenario.NAME, FootprintScenario.KEYS_LEFT, 0);
 			ratioAtMost("Redis memory per held lock ≤ Redisson's", system, RenewalScenario.NAME,
 					RenewalScenario.MEMORY, 1.0);
+			bestPeer("distinct keys, 16 threads: ≥ 1.0× the best peer's rate", system, ParallelScenario.NAME,
+					ParallelScenario.PAIRS_PER_SECOND);
+			bestPeer("failed try-lock: ≥ 1.0× the best peer's rate", system, TryLockScenario.NAME,
+					TryLockScenario.OPS_PER_SECOND);
+			bestPeer("many keys: ≥ 1.0× the best peer's rate", system, ManyKeysScenario.NAME,
+					ManyKeysScenario.ACQUISITIONS_PER_SECOND);
 		}
+		closeToEngine(UncontendedScenario.NAME, UncontendedScenario.PAIRS_PER_SECOND);
+		closeToEngine(ParallelScenario.NAME, ParallelScenario.PAIRS_PER_SECOND);
+		closeToEngine(ContendedScenario.NAME, ContendedScenario.ACQUISITIONS_PER_SECOND);
+		closeToEngine(TryLockScenario.NAME, TryLockScenario.OPS_PER_SECOND);
+		closeToEngine(ManyKeysScenario.NAME, ManyKeysScenario.ACQUISITIONS_PER_SECOND);
+	}
+
+	/** A rate at least the highest any other library reached in the same run. */
+	private void bestPeer(String target, String system, String scenario, String metric) {
+		OptionalDouble value = value(scenario, system, metric);
+		String best = null;
+		for (String peer : PEERS) {
+			OptionalDouble rate = value(scenario, peer, metric);
+			if (rate.isPresent() && (best == null || rate.getAsDouble() > value(scenario, best, metric).getAsDouble())) {
+				best = peer;
+			}
+		}
+		if (value.isEmpty() || best == null) {
+			missing(target, system);
+			return;
+		}
+		double ratio = value.getAsDouble() / value(scenario, best, metric).getAsDouble();
+		compare(target, system, OptionalDouble.of(ratio), 1.0, false, Numbers::ratio, " of " + best);
+	}
+
+	/** The annotated call's rate within 5 % of the engine's: what the proxy and key evaluation may cost. */
+	private void closeToEngine(String scenario, String metric) {
+		OptionalDouble annotated = value(scenario, ANNOTATED, metric);
+		OptionalDouble engine = value(scenario, ENGINE, metric);
+		String target = scenario + ": annotated ≥ 0.95× the engine's rate";
+		if (annotated.isEmpty() || engine.isEmpty() || engine.getAsDouble() == 0) {
+			missing(target, ANNOTATED);
+			return;
+		}
+		compare(target, ANNOTATED, OptionalDouble.of(annotated.getAsDouble() / engine.getAsDouble()), 0.95, false,
+				Numbers::ratio, " (" + metric + ")");
 	}
 
 	private void exactly(String target, String system, String scenario, String metric, double expected) {

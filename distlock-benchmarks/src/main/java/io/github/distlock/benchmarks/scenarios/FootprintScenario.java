@@ -1,10 +1,12 @@
 package io.github.distlock.benchmarks.scenarios;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
 import io.github.distlock.benchmarks.BenchmarkContext;
 import io.github.distlock.benchmarks.measure.HeapProbe;
+import io.github.distlock.benchmarks.measure.Workers;
 import io.github.distlock.benchmarks.systems.LockClient;
 import io.github.distlock.benchmarks.systems.LockSystem;
 
@@ -47,10 +49,15 @@ public final class FootprintScenario implements Scenario {
 		return List.of();
 	}
 
+	/** Runs the cycles on the configured threads, each its share of them, all on distinct keys. */
 	private static void cycle(BenchmarkContext context, LockClient client, int cycles) {
-		for (int i = 0; i < cycles; i++) {
-			LockCalls.lockFree(client, context.freshKey("f"));
-		}
+		int threads = context.settings().footprintThreads();
+		Workers.run(NAME, threads, Duration.ofHours(1), (index, startNanos) -> {
+			int share = cycles / threads + ((index < cycles % threads) ? 1 : 0);
+			for (int i = 0; i < share; i++) {
+				LockCalls.lockFree(client, context.freshKey("f"));
+			}
+		});
 	}
 
 	@Override

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.benchmarks.BenchmarkContext;
+import io.github.distlock.benchmarks.measure.HeapProbe;
 import io.github.distlock.benchmarks.redis.RedisInfo;
 import io.github.distlock.benchmarks.report.Numbers;
 import io.github.distlock.benchmarks.systems.LockClient;
@@ -27,6 +29,8 @@ public final class RenewalScenario implements Scenario {
 	public static final String NAME = "renewal";
 
 	public static final String MEMORY = "memory B/lock";
+
+	public static final String CLIENT_HEAP = "client heap B/lock";
 
 	public static final String SCRIPT_CALLS = "script calls/interval";
 
@@ -60,12 +64,13 @@ public final class RenewalScenario implements Scenario {
 				+ "commandstats; round trips = the client's own count of renewal round trips, where it keeps one "
 				+ "(n/a: it keeps none); commands include those inside scripts; memory = (used_memory - "
 				+ "mem_clients_normal) delta / N, from before the first acquisition to all N held, each read once "
-				+ "memory stopped moving.";
+				+ "memory stopped moving; client heap = live heap (after full GCs) with all N held, less before the "
+				+ "first acquisition, / N, the holder's list of handles included.";
 	}
 
 	@Override
 	public List<String> metrics() {
-		return List.of(MEMORY, SCRIPT_CALLS, SCRIPT_CALLS_SMALL, RENEWALS, COMMANDS, CPU, LOST, KEYS_AFTER_RELEASE);
+		return List.of(MEMORY, CLIENT_HEAP, SCRIPT_CALLS, SCRIPT_CALLS_SMALL, RENEWALS, COMMANDS, CPU, LOST, KEYS_AFTER_RELEASE);
 	}
 
 	@Override
@@ -88,6 +93,7 @@ public final class RenewalScenario implements Scenario {
 				Window atLarge = hold(context, system, large);
 				String name = system.name();
 				context.results().put(NAME, name, MEMORY, (double) atLarge.memoryBytes / large);
+				context.results().put(NAME, name, CLIENT_HEAP, (double) atLarge.heapBytes / large);
 				context.results().put(NAME, name, SCRIPT_CALLS, atLarge.perInterval(atLarge.window.scriptCalls()));
 				context.results().put(NAME, name, SCRIPT_CALLS_SMALL,
 						atSmall.perInterval(atSmall.window.scriptCalls()));
@@ -108,10 +114,11 @@ public final class RenewalScenario implements Scenario {
 				context.results().put(NAME, name, LOST, (double) (atSmall.lost + atLarge.lost));
 				context.results().put(NAME, name, KEYS_AFTER_RELEASE, (double) atLarge.keysLeft);
 				context.progress(String.format(Locale.ROOT, "  [%s] %-20s %d locks: %.1f script calls/interval "
-						+ "(%s round trips), %.1f at %d locks; %.0f B/lock", NAME, name, large,
+						+ "(%s round trips), %.1f at %d locks; %.0f B/lock in Redis, %.0f B/lock of heap", NAME, name,
+						large,
 						atLarge.perInterval(atLarge.window.scriptCalls()), atLarge.describeRoundTrips(),
 						atSmall.perInterval(atSmall.window.scriptCalls()), small,
-						(double) atLarge.memoryBytes / large));
+						(double) atLarge.memoryBytes / large, (double) atLarge.heapBytes / large));
 			});
 		}
 	}
@@ -127,12 +134,16 @@ public final class RenewalScenario implements Scenario {
 		// for memory of the locks.
 		LockCalls.lockFree(holder, context.freshKey("r-warm"));
 		RedisInfo baseline = context.redis().settledInfo(Duration.ofSeconds(10));
+		long heapBefore = HeapProbe.liveBytes();
+		AtomicLong heapHeld = new AtomicLong();
 		AtomicReference<RedisInfo> held = new AtomicReference<>();
 		AtomicReference<RedisInfo> after = new AtomicReference<>();
 		AtomicReference<OptionalLong> tripsHeld = new AtomicReference<>();
 		AtomicReference<OptionalLong> tripsAfter = new AtomicReference<>();
 		AtomicReference<RedisInfo> settled = new AtomicReference<>();
 		long lost = holder.holdAll(keys, () -> {
+			// Before the window: the collections it takes must not delay the renewals counted in it.
+			heapHeld.set(HeapProbe.liveBytes());
 			// Memory is read once it has stopped moving between two renewals: right after the last acquisition
 			// Redis may still be rehashing its key tables, and right after a renewal batch the connections'
 			// query buffers are large; either would be charged to the locks.
@@ -153,19 +164,20 @@ public final class RenewalScenario implements Scenario {
 		double intervals = (double) window.toNanos() / context.settings().renewalInterval().toNanos();
 		OptionalLong roundTrips = (tripsHeld.get().isPresent() && tripsAfter.get().isPresent())
 				? OptionalLong.of(tripsAfter.get().getAsLong() - tripsHeld.get().getAsLong()) : OptionalLong.empty();
-		return new Window(settled.get().since(baseline).memoryBytes(), after.get().since(held.get()), roundTrips,
-				intervals, lost, keysLeft);
+		return new Window(settled.get().since(baseline).memoryBytes(), heapHeld.get() - heapBefore,
+				after.get().since(held.get()), roundTrips, intervals, lost, keysLeft);
 	}
 
 	/**
 	 * @param memoryBytes Redis memory taken by the N held locks, once settled
+	 * @param heapBytes the client's live heap taken by the N held locks
 	 * @param window while all locks were held and only renewal ran
 	 * @param roundTrips renewal round trips in the window by the client's own count, if it keeps one
 	 * @param intervals renewal intervals in the window
 	 * @param lost locks lost by release time
 	 * @param keysLeft keys of the system in Redis after every lock was released
 	 */
-	private record Window(long memoryBytes, RedisInfo.Delta window, OptionalLong roundTrips,
+	private record Window(long memoryBytes, long heapBytes, RedisInfo.Delta window, OptionalLong roundTrips,
 			double intervals, long lost, long keysLeft) {
 
 		double perInterval(double count) {
