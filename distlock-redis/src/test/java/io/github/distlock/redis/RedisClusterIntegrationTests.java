@@ -450,12 +450,7 @@ class RedisClusterIntegrationTests {
 		}
 		Config config = RedisTestClients.clusterConfig(cluster(), Duration.ofSeconds(2));
 		config.setUsername(LeastPrivilegeRedis.USER);
-		config.setPassword(LeastPrivilegeRedis.readmeRules()
-			.stream()
-			.filter((rule) -> rule.startsWith(">"))
-			.findFirst()
-			.orElseThrow()
-			.substring(1));
+		config.setPassword(LeastPrivilegeRedis.readmePassword());
 		RedisStartupCheck.connect(config);
 		RedissonClient client = Redisson.create(config);
 		RedisStartupCheck.verify(client, "distlock", Duration.ofSeconds(2));

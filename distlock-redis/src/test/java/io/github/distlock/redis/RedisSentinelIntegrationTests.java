@@ -1,7 +1,9 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,8 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.test.LeastPrivilegeRedis;
+import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 import io.github.distlock.test.SentinelRedis;
 
@@ -64,7 +68,16 @@ class RedisSentinelIntegrationTests {
 	}
 
 	private RedissonClient client() {
+		return client(null);
+	}
+
+	/** A client of the new topology, as {@code user} of the README's ACL when given. */
+	private RedissonClient client(String user) {
 		Config config = new Config();
+		if (user != null) {
+			config.setUsername(user);
+			config.setPassword(LeastPrivilegeRedis.readmePassword());
+		}
 		config.setThreads(4);
 		config.setNettyThreads(4);
 		config.useSentinelServers()
@@ -125,6 +138,108 @@ class RedisSentinelIntegrationTests {
 		LockHandle after = this.second.acquire(request("after-kill", Duration.ofSeconds(10)));
 		assertThat(after.token()).isGreaterThan(held.token());
 		assertThat(after.release()).isTrue();
+	}
+
+	/**
+	 * The README's least-privilege ACL, set on the master and the replica (ACLs are per server, and the replica is
+	 * the next master), carries a lock's life through Sentinel and across a failover: acquire, a waiter handed the
+	 * lock, renewal, verification or a reported loss, release, and a new lock on the new master, without one refusal. The sentinels
+	 * themselves ask for nothing here; a Sentinel with its own password takes {@code spring.data.redis.sentinel.*}.
+	 */
+	@Test
+	void theReadmeAclOnMasterAndReplicaRunsALocksLifeAcrossAFailover() throws Exception {
+		List<Object> grant = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
+		grant.addAll(LeastPrivilegeRedis.readmeRules());
+		for (RedisProcess server : List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica())) {
+			try (RespClient admin = server.client()) {
+				admin.call(grant.toArray());
+			}
+		}
+		RedissonClient leastFirst = client(LeastPrivilegeRedis.USER);
+		RedissonClient leastSecond = client(LeastPrivilegeRedis.USER);
+		RedisLockEngine holder = new RedisLockEngine(leastFirst, "distlock", Duration.ofSeconds(2), this.lost::add);
+		RedisLockEngine waiter = new RedisLockEngine(leastSecond, "distlock", Duration.ofSeconds(2), this.lost::add);
+		try {
+			LockHandle held = holder.acquire(request("acl", Duration.ZERO));
+			CompletableFuture<LockHandle> next = CompletableFuture.supplyAsync(() -> {
+				try {
+					return waiter.acquire(request("acl", Duration.ofSeconds(10)));
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			awaitQueued("distlock:{sentinel:acl}:waiters", next);
+			assertThat(held.release()).isTrue();
+			LockHandle handedOver = next.get(5, TimeUnit.SECONDS);
+			assertThat(handedOver.token()).isGreaterThan(held.token());
+			long deadline = handedOver.leaseDeadlineNanos();
+			long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			while (handedOver.leaseDeadlineNanos() == deadline && System.nanoTime() < giveUp) {
+				// Polling the handle: the watchdog signals a renewal by nothing else.
+				Thread.sleep(20);
+			}
+			assertThat(handedOver.leaseDeadlineNanos()).as("renewed under the ACL").isNotEqualTo(deadline);
+
+			int oldMaster = this.sentinel.masterPort();
+			this.sentinel.failover();
+			assertThat(this.sentinel.masterPort()).isNotEqualTo(oldMaster);
+			awaitOnMaster(waiter, "acl-probe");
+			if (handedOver.verify()) {
+				assertThat(handedOver.release()).isTrue();
+			}
+			else {
+				assertThat(this.lost.poll(LEASE.toMillis(), TimeUnit.MILLISECONDS)).as("reported").isNotNull();
+			}
+			LockHandle after = holder.acquire(request("acl-after", Duration.ofSeconds(5)));
+			try (RespClient master = this.sentinel.masterClient()) {
+				assertThat(master.get("distlock:{sentinel:acl-after}")).as("on the new master").isNotNull();
+			}
+			assertThat(after.release()).isTrue();
+			assertThat(holder.standingRefusal()).isNull();
+			assertThat(waiter.standingRefusal()).isNull();
+		}
+		finally {
+			holder.close();
+			waiter.close();
+			leastFirst.shutdown(0, 2, TimeUnit.SECONDS);
+			leastSecond.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	/** Waits until {@code waiter} is in the lock's queue in Redis, or has finished (its failure is the finding). */
+	private void awaitQueued(String queue, CompletableFuture<?> waiter) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		try (RespClient master = this.sentinel.masterClient()) {
+			while (System.nanoTime() < deadline && !waiter.isDone()) {
+				if (((Long) master.call("ZCARD", queue)) > 0) {
+					return;
+				}
+				// Polling: Redis tells nobody that a member joined a sorted set.
+				Thread.sleep(5);
+			}
+		}
+	}
+
+	/** Waits until a lock taken by {@code engine} lands on the master Sentinel names now. */
+	private void awaitOnMaster(RedisLockEngine engine, String prefix) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
+			String key = prefix + "-" + attempt;
+			LockHandle probe = engine.acquire(request(key, Duration.ofSeconds(5)));
+			boolean onNewMaster;
+			try (RespClient master = this.sentinel.masterClient()) {
+				onNewMaster = master.get("distlock:{sentinel:" + key + "}") != null;
+			}
+			probe.release();
+			if (onNewMaster) {
+				this.lost.removeIf((loss) -> loss.key().startsWith(prefix));
+				return;
+			}
+			// Polling: Redisson tells nobody when it has switched masters.
+			Thread.sleep(50);
+		}
+		throw new AssertionError("The client never reached the new master");
 	}
 
 	/**

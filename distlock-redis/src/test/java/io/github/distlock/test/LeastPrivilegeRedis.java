@@ -70,6 +70,11 @@ public final class LeastPrivilegeRedis implements RedisServer {
 				+ "': the README must document the ACL distlock needs");
 	}
 
+	/** The password the fixture gives the distlock user in place of the README's placeholder. */
+	public static String readmePassword() {
+		return PASSWORD;
+	}
+
 	/** The project's README.md, found above the working directory. */
 	public static Path findReadme() {
 		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {

@@ -275,6 +275,11 @@ public final class RedisCluster implements AutoCloseable {
 		});
 	}
 
+	/** Every node the fixture started, masters and replicas, whatever their roles now. */
+	public List<RedisProcess> nodes() {
+		return allNodes();
+	}
+
 	private List<RedisProcess> allNodes() {
 		List<RedisProcess> all = new ArrayList<>(this.masters);
 		all.addAll(this.replicas.keySet());
