@@ -5,7 +5,8 @@ package io.github.distlock.torture.check;
  *
  * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause},
  * {@code redis_restart}, {@code client_kill_normal}, {@code client_kill_pubsub}, {@code db_stall},
- * {@code db_connection_kill}, {@code zk_pause}, {@code zk_restart}, {@code etcd_pause} or {@code etcd_restart}
+ * {@code db_connection_kill}, {@code zk_pause}, {@code zk_restart}, {@code etcd_pause}, {@code etcd_restart},
+ * {@code slot_migrate} or {@code cluster_failover}
  * @param target the worker's name, {@code redis}, {@code database}, {@code zookeeper} or {@code etcd} for the lock
  * store, or
  * {@code workers} for connection kills (every worker's)
@@ -28,10 +29,11 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 	 * leave a lock unconfirmed past its lease ({@code STORE_UNREACHABLE}); all but one can also take it in the store
 	 * ({@code NOT_OWNED}: an expired key, a Redis restarted empty, a ZooKeeper session ended by a stalled server). The
 	 * exceptions are a ZooKeeper server and an etcd restarted on their own data: they bring back every session and
-	 * node, every lease and key, so a lock they are said to have taken was not taken.
+	 * node, every lease and key, so a lock they are said to have taken was not taken; so do a cluster's slot moved to
+	 * another master and its coordinated failover.
 	 */
 	boolean canCostALockAs(String reason) {
-		if (isRestartOnItsData()) {
+		if (isRestartOnItsData() || keepsEveryKey()) {
 			return "STORE_UNREACHABLE".equals(reason);
 		}
 		return "STORE_UNREACHABLE".equals(reason) || "NOT_OWNED".equals(reason);
@@ -54,6 +56,11 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 
 	private boolean isRestartOnItsData() {
 		return "zk_restart".equals(this.kind) || "etcd_restart".equals(this.kind);
+	}
+
+	/** A change of a cluster's slots or roles that keeps every key: a slot moved, a coordinated failover. */
+	private boolean keepsEveryKey() {
+		return "slot_migrate".equals(this.kind) || "cluster_failover".equals(this.kind);
 	}
 
 	/** A connection kill: the server and its data stay, so it can take no lock from anyone by itself. */

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.github.distlock.redis.RedisLockKeys;
@@ -22,7 +23,8 @@ import io.github.distlock.torture.history.HistoryFiles;
 import io.github.distlock.torture.history.HistoryLine;
 
 /**
- * Reads a run directory: {@code run.properties}, {@code history-*.log}, {@code fence.log}, {@code keyspace.log},
+ * Reads a run directory: {@code run.properties}, {@code history-*.log}, {@code fence.log}, {@code keyspace.log} (or
+ * {@code keyspace-*.log}, one per node of a cluster),
  * {@code faults.log} and {@code keys-at-end.log}. Plain file parsing: nothing here comes from the library.
  */
 public final class RunRecordsReader {
@@ -51,11 +53,7 @@ public final class RunRecordsReader {
 			.map((line) -> new FenceWrite(line.text("resource"), line.number("token"), line.text("writer"),
 					line.text("phase"), "1".equals(line.text("accepted"))))
 			.toList();
-		List<KeyspaceEvent> keyspace = HistoryFiles.read(dir.resolve("keyspace.log"))
-			.stream()
-			.map((line) -> new KeyspaceEvent("keyspace".equals(line.event()) ? line.text("op") : line.event(),
-					line.has("key") ? line.text("key") : null, line.number("nano")))
-			.toList();
+		List<KeyspaceEvent> keyspace = keyspace(dir);
 		List<FaultRecord> faults = HistoryFiles.read(dir.resolve("faults.log"))
 			.stream()
 			.map((line) -> new FaultRecord(line.text("kind"), line.text("target"), line.number("pid"),
@@ -69,20 +67,41 @@ public final class RunRecordsReader {
 				faults, keysLeft);
 	}
 
+	/**
+	 * What the keyspace recorders saw, in the order it arrived: {@code keyspace.log} of a single server, or
+	 * {@code keyspace-<port>.log} of every node of a cluster.
+	 */
+	private static List<KeyspaceEvent> keyspace(Path dir) {
+		List<KeyspaceEvent> events = new ArrayList<>();
+		for (Path file : files(dir, "keyspace")) {
+			for (HistoryLine line : HistoryFiles.read(file)) {
+				events.add(new KeyspaceEvent("keyspace".equals(line.event()) ? line.text("op") : line.event(),
+						line.has("key") ? line.text("key") : null, line.number("nano")));
+			}
+		}
+		events.sort((a, b) -> Long.compare(a.nanos() - b.nanos(), 0));
+		return events;
+	}
+
 	/** The Redis key of the workers' lock for a key. */
 	public static String redisKeyOf(String key) {
 		return LOCK_KEYS.lockKey("torture", key);
 	}
 
 	private static List<Path> histories(Path dir) {
+		return files(dir, "history");
+	}
+
+	/** The files {@code <name>.log} and {@code <name>-<anything>.log} of the directory, by name. */
+	private static List<Path> files(Path dir, String name) {
+		String pattern = Pattern.quote(name) + "(-.*)?\\.log";
 		try (Stream<Path> files = Files.list(dir)) {
-			return files.filter((file) -> file.getFileName().toString().matches("history-.*\\.log")).sorted().toList();
+			return files.filter((file) -> file.getFileName().toString().matches(pattern)).sorted().toList();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
 	}
-
 	private static void readHistory(List<HistoryLine> lines, List<Acquisition> acquisitions, List<Timeout> timeouts,
 			List<String> failures, List<LossReport> lossReports, Set<String> finished) {
 		Map<Long, HistoryLine> acquired = new HashMap<>();

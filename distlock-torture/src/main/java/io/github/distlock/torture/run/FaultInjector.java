@@ -43,19 +43,24 @@ final class FaultInjector implements AutoCloseable {
 
 	private final EtcdLockStore etcd;
 
+	private final ClusterLockStore cluster;
+
 	/**
 	 * @param redis the Redis lock server, or null when the locks live elsewhere
 	 * @param database the database lock store, or null when the locks live elsewhere
 	 * @param zookeeper the ZooKeeper lock store, or null when the locks live elsewhere
 	 * @param etcd the etcd lock store, or null when the locks live elsewhere
+	 * @param cluster the Redis Cluster lock store, or null when the locks live elsewhere
 	 */
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
-			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, Random random, Path runDirectory) {
+			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, ClusterLockStore cluster, Random random,
+			Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
 		this.zookeeper = zookeeper;
 		this.etcd = etcd;
+		this.cluster = cluster;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -101,6 +106,13 @@ final class FaultInjector implements AutoCloseable {
 				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime(), null);
 			}
 			case REDIS_PAUSE -> {
+				if (this.cluster != null) {
+					long start = System.nanoTime();
+					long pid = this.cluster.pauseMaster(this.random, Duration.ofMillis(fault.durationMillis()));
+					// Over once the replica is master and every node agrees: until then calls may still be refused.
+					record(fault.kind(), "redis", pid, start, System.nanoTime(), "master-paused-replica-promoted");
+					return;
+				}
 				long pid = this.redis.pid();
 				long start = System.nanoTime();
 				this.redis.pause();
@@ -116,6 +128,16 @@ final class FaultInjector implements AutoCloseable {
 				// Same port, empty memory: every lock is gone, the scripts too.
 				this.redis.restart();
 				record(fault.kind(), "redis", pid, start, System.nanoTime(), null);
+			}
+			case SLOT_MIGRATE -> {
+				long start = System.nanoTime();
+				String moved = this.cluster.migrateSlot(this.random);
+				record(fault.kind(), "redis", 0, start, System.nanoTime(), moved);
+			}
+			case CLUSTER_FAILOVER -> {
+				long start = System.nanoTime();
+				String roles = this.cluster.failover(this.random);
+				record(fault.kind(), "redis", 0, start, System.nanoTime(), roles);
 			}
 			case CLIENT_KILL_NORMAL -> killConnections(fault, "normal");
 			case CLIENT_KILL_PUBSUB -> killConnections(fault, "pubsub");
@@ -175,9 +197,9 @@ final class FaultInjector implements AutoCloseable {
 			if (round > 0) {
 				sleepFor(FaultPlan.CLIENT_KILL_INTERVAL.toMillis());
 			}
-			killed += this.clientKiller.kill(type);
+			killed += (this.cluster != null) ? this.cluster.killConnections(type) : this.clientKiller.kill(type);
 		}
-		record(fault.kind(), "workers", this.redis.pid(), start, System.nanoTime(),
+		record(fault.kind(), "workers", (this.redis != null) ? this.redis.pid() : 0, start, System.nanoTime(),
 				killed + "-" + type + "-connections-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");
 	}
 

@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The faults a run injects, each by PID (or, for connections, by client id or backend pid) on this machine.
+ * The faults a run injects, each by PID (or, for connections, by client id or backend pid; for a cluster's slots
+ * and roles, by the cluster's own commands) on this machine.
  */
 public enum FaultKind {
 
@@ -20,7 +21,11 @@ public enum FaultKind {
 	 */
 	WORKER_STARVE,
 
-	/** SIGSTOP the lock server for longer than the lease, then SIGCONT: a stalled Redis. */
+	/**
+	 * SIGSTOP the lock server for longer than the lease, then SIGCONT: a stalled Redis. On a cluster, the master of a
+	 * hot key's lock, for longer than the cluster's node timeout: its replica takes over meanwhile, and it comes back
+	 * as a replica, as after a crash of a master with asynchronous replication.
+	 */
 	REDIS_PAUSE,
 
 	/** SIGKILL the lock server and start an empty one on the same port: a restart without persistence. */
@@ -34,6 +39,20 @@ public enum FaultKind {
 
 	/** {@code CLIENT KILL} every subscription connection of the workers: release signals stop until resubscribed. */
 	CLIENT_KILL_PUBSUB,
+
+	/**
+	 * Move the hash slot of a hot key's lock to another master of the cluster while the workers lock, renew and
+	 * release it: MOVED and ASK redirections, keys moved with their TTLs. The data stays, so no lock may be taken
+	 * from its holder by it ({@code NOT_OWNED} would be a false alarm); a call refused meanwhile may leave a lock
+	 * unconfirmed ({@code STORE_UNREACHABLE}).
+	 */
+	SLOT_MIGRATE,
+
+	/**
+	 * A coordinated failover ({@code CLUSTER FAILOVER}) of the master of a hot key's lock to its replica: the master
+	 * holds writes until the replica has them all, so, as for a slot move, {@code NOT_OWNED} would be a false alarm.
+	 */
+	CLUSTER_FAILOVER,
 
 	/**
 	 * Take an exclusive lock on the JDBC engine's lock table for longer than the lease, then let go: a database that
@@ -85,6 +104,9 @@ public enum FaultKind {
 		List<FaultKind> kinds = new ArrayList<>(List.of(WORKER_PAUSE, WORKER_KILL, WORKER_STARVE));
 		kinds.addAll(switch (store) {
 			case REDIS -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB);
+			// Not a restart: a cluster node restarted empty would also forget the cluster.
+			case REDIS_CLUSTER -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SLOT_MIGRATE,
+					CLUSTER_FAILOVER);
 			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
 			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
 			case ETCD -> List.of(ETCD_PAUSE, ETCD_RESTART);

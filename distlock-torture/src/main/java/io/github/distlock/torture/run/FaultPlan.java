@@ -63,6 +63,7 @@ record FaultPlan(List<Planned> faults) {
 			case WORKER_PAUSE -> Math.max(lease * 5 / 2, settings.sessionTimeout().toMillis() + lease);
 			// Several renewal intervals of a slowed-down watchdog.
 			case WORKER_STARVE -> lease * 3;
+			// On a cluster also past its node timeout (a second), so the master's replica takes over.
 			case REDIS_PAUSE -> lease * 2;
 			// The time the server stays down between the kill and the new start.
 			case REDIS_RESTART -> 500;
@@ -79,7 +80,8 @@ record FaultPlan(List<Planned> faults) {
 			case ETCD_RESTART -> 1000;
 			case CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, DB_CONNECTION_KILL ->
 				(CLIENT_KILL_ROUNDS - 1) * CLIENT_KILL_INTERVAL.toMillis();
-			case WORKER_KILL -> 0;
+			// Carried out step by step, as fast as the cluster answers: the slot's few keys move at once.
+			case WORKER_KILL, SLOT_MIGRATE, CLUSTER_FAILOVER -> 0;
 		};
 	}
 

@@ -6,6 +6,9 @@ public enum LockStore {
 	/** The Redis engine, on a redis-server the run starts. */
 	REDIS,
 
+	/** The Redis engine, on a Redis Cluster the run starts: three masters, each with a replica. */
+	REDIS_CLUSTER,
+
 	/** The JDBC engine, on a private database of the machine's PostgreSQL. */
 	POSTGRESQL,
 

@@ -12,7 +12,7 @@ import io.github.distlock.torture.check.CheckReport;
  * Runs a torture run from the command line and prints the checker's report; exits with 1 on any violation.
  * <p>
  * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative]
- * [--store=redis|postgresql|mariadb|zookeeper|etcd] [--seed=N] [--dir=D]} (default {@code --long} on Redis, a random
+ * [--store=redis|redis-cluster|postgresql|mariadb|zookeeper|etcd] [--seed=N] [--dir=D]} (default {@code --long} on Redis, a random
  * seed, and a new directory under {@code target/torture} next to the jar).
  */
 public final class TortureMain {
@@ -33,15 +33,15 @@ public final class TortureMain {
 				seed = Long.parseLong(arg.substring(7));
 			}
 			else if (arg.startsWith("--store=")) {
-				store = LockStore.valueOf(arg.substring(8).toUpperCase(Locale.ROOT));
+				store = LockStore.valueOf(arg.substring(8).toUpperCase(Locale.ROOT).replace('-', '_'));
 			}
 			else if (arg.startsWith("--dir=")) {
 				dir = Path.of(arg.substring(6));
 			}
 			else {
 				System.err.println("Unknown argument " + arg
-						+ "; usage: [--short|--long|--negative] [--store=redis|postgresql|mariadb|zookeeper|etcd] "
-						+ "[--seed=N] [--dir=DIRECTORY]");
+						+ "; usage: [--short|--long|--negative] "
+						+ "[--store=redis|redis-cluster|postgresql|mariadb|zookeeper|etcd] [--seed=N] [--dir=DIRECTORY]");
 				System.exit(2);
 			}
 		}

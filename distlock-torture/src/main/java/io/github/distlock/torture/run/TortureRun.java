@@ -68,6 +68,7 @@ public final class TortureRun {
 		DatabaseLockStore database = null;
 		ZooKeeperLockStore zookeeper = null;
 		EtcdLockStore etcd = null;
+		ClusterLockStore cluster = null;
 		switch (this.settings.store()) {
 			case REDIS -> {
 				lockServer = track(RedisServers.startProcess());
@@ -78,8 +79,9 @@ public final class TortureRun {
 			case POSTGRESQL, MARIADB -> database = track(DatabaseLockStore.open(this.settings.store()));
 			case ZOOKEEPER -> zookeeper = track(new ZooKeeperLockStore(this.dir));
 			case ETCD -> etcd = track(new EtcdLockStore());
+			case REDIS_CLUSTER -> cluster = track(new ClusterLockStore(this.dir, this.settings.keys()));
 		}
-		if (recorder == null) {
+		if (recorder == null && cluster == null) {
 			// A table, a znode or an etcd key notifies no one here of expiries: the checker sees the locks through the workers'
 			// records alone.
 			writeLines("keyspace.log", List.of());
@@ -98,6 +100,9 @@ public final class TortureRun {
 			else if (zookeeper != null) {
 				arguments = zookeeper.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
 			}
+			else if (cluster != null) {
+				arguments = cluster.workerArguments(name, this.settings.commandTimeout());
+			}
 			else {
 				arguments = etcd.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
 			}
@@ -114,7 +119,7 @@ public final class TortureRun {
 		FaultPlan plan = FaultPlan.random(this.settings, random);
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
 		try (FaultInjector injector = track(
-				new FaultInjector(workers, lockServer, database, zookeeper, etcd, random, this.dir))) {
+				new FaultInjector(workers, lockServer, database, zookeeper, etcd, cluster, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
@@ -133,6 +138,9 @@ public final class TortureRun {
 		}
 		else if (zookeeper != null) {
 			awaitLocksGone(zookeeper::heldKeys);
+		}
+		else if (cluster != null) {
+			awaitLocksGone(cluster::heldKeys);
 		}
 		else {
 			awaitLocksGone(etcd::heldKeys);

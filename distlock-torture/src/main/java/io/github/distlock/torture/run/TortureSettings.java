@@ -84,6 +84,13 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		faults.addAll(Collections.nCopies(3, FaultKind.WORKER_STARVE));
 		faults.addAll(Collections.nCopies(2, FaultKind.WORKER_KILL));
 		switch (store) {
+			case REDIS_CLUSTER -> {
+				faults.addAll(Collections.nCopies(3, FaultKind.REDIS_PAUSE));
+				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+				faults.addAll(Collections.nCopies(2, FaultKind.CLIENT_KILL_PUBSUB));
+				faults.addAll(Collections.nCopies(4, FaultKind.SLOT_MIGRATE));
+				faults.addAll(Collections.nCopies(4, FaultKind.CLUSTER_FAILOVER));
+			}
 			case REDIS -> {
 				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
 				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
@@ -110,7 +117,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	private static Duration commandTimeout(LockStore store) {
 		return switch (store) {
-			case REDIS -> COMMAND_TIMEOUT;
+			case REDIS, REDIS_CLUSTER -> COMMAND_TIMEOUT;
 			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
 			case ZOOKEEPER -> CONNECTION_TIMEOUT;
 			// The engine gives every call to etcd this long; it has no setting of its own.
@@ -122,12 +129,12 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		return switch (store) {
 			case ZOOKEEPER -> SESSION_TIMEOUT;
 			case ETCD -> INSTANCE_LEASE;
-			case REDIS, POSTGRESQL, MARIADB -> Duration.ZERO;
+			case REDIS, REDIS_CLUSTER, POSTGRESQL, MARIADB -> Duration.ZERO;
 		};
 	}
 
 	private static String runName(String length, LockStore store) {
-		return (store == LockStore.REDIS) ? length : length + "-" + store.name().toLowerCase();
+		return (store == LockStore.REDIS) ? length : length + "-" + store.name().toLowerCase().replace('_', '-');
 	}
 
 	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */
@@ -160,7 +167,8 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	}
 
 	public String describe() {
-		return this.name + ": " + this.store.name().toLowerCase() + " engine, " + this.workers + " workers x "
+		return this.name + ": " + ((this.store == LockStore.REDIS_CLUSTER) ? "redis engine on a cluster"
+				: this.store.name().toLowerCase() + " engine") + ", " + this.workers + " workers x "
 				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
 				+ (this.sessionTimeout.isZero() ? ""
 						: ((this.store == LockStore.ETCD) ? ", instance lease " : ", session ")

@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table locked away from the workers for longer than the lease, and the workers' database sessions terminated. On
  * ZooKeeper: the same worker faults, the server stopped for longer than the session timeout, and the server killed and
  * started again on its data. On etcd: the same worker faults, the server stopped for longer than the instance lease,
- * and the server killed and started again on its data. Fails on any violation the checker finds; the report is
+ * and the server killed and started again on its data. On a Redis Cluster (three masters, each with a replica): the
+ * same worker faults, a master stopped until its replica took over, a hot key's slot moved to another master under
+ * load, a coordinated failover, and the workers' connections killed on every master. Fails on any violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
@@ -36,6 +38,16 @@ class ShortTortureRunTests {
 					"client_kill_normal", "client_kill_pubsub");
 		assertThat(records.lossReports()).as("locks lost to a stalled or restarted Redis, or a paused holder")
 			.isNotEmpty();
+	}
+
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void onARedisClusterMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.REDIS_CLUSTER);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause",
+					"client_kill_normal", "client_kill_pubsub", "slot_migrate", "cluster_failover");
+		assertThat(records.lossReports()).as("locks lost to a failed master or a paused holder").isNotEmpty();
 	}
 
 	@ParameterizedTest(name = "on {0}")

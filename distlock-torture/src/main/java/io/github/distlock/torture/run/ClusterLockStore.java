@@ -1,0 +1,144 @@
+package io.github.distlock.torture.run;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import io.github.distlock.test.RedisCluster;
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RespClient;
+import io.github.distlock.torture.check.RunRecordsReader;
+
+/**
+ * The Redis engine's lock store on a Redis Cluster: three masters, each with a replica, started by distlock-redis's
+ * test fixture; a keyspace recorder on every node (a failover makes a replica the master whose expiries count); the
+ * properties that point a worker at the cluster; and the cluster's own faults: a master stopped until its replica
+ * takes over, a slot moved to another master under load, a coordinated failover, connections cut on every master.
+ */
+final class ClusterLockStore implements AutoCloseable {
+
+	private final RedisCluster cluster;
+
+	private final List<KeyspaceRecorder> recorders = new ArrayList<>();
+
+	/** The run's hot keys: a cluster fault strikes the master, or the slot, of one of them. */
+	private final List<String> hotKeys;
+
+	ClusterLockStore(Path runDirectory, List<String> hotKeys) throws InterruptedException {
+		this.hotKeys = List.copyOf(hotKeys);
+		this.cluster = RedisCluster.start(3, 1);
+		try {
+			for (RedisProcess node : this.cluster.nodes()) {
+				KeyspaceRecorder recorder = new KeyspaceRecorder(node.port(), RunRecordsReader.LOCK_KEY_PATTERN,
+						runDirectory.resolve("keyspace-" + node.port() + ".log"));
+				this.recorders.add(recorder);
+				recorder.start(Duration.ofSeconds(10));
+			}
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			close();
+			throw ex;
+		}
+	}
+
+	/** Points a worker's Redis engine at the cluster: the masters are the seeds, Redisson finds the rest. */
+	List<String> workerArguments(String name, Duration commandTimeout) {
+		return List.of("--distlock.backend=redis",
+				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"--spring.data.redis.cluster.nodes=" + this.cluster.springNodes(),
+				"--spring.data.redis.timeout=" + commandTimeout.toMillis() + "ms",
+				// Names every connection of the worker, so that a connection kill finds the workers' and no other.
+				"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name);
+	}
+
+	/** The master that serves the lock of one of the hot keys now, chosen at random. */
+	private RedisProcess masterOfAHotKey(Random random) {
+		return this.cluster.masterOf(RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size()))));
+	}
+
+	/**
+	 * SIGSTOP the master of a hot key's lock for longer than the cluster's node timeout, then SIGCONT: the cluster
+	 * calls it failing and promotes its replica meanwhile, and the old master comes back as a replica of the new
+	 * one. Writes it had not yet passed to its replica are lost with it, as in a real master failure.
+	 * @return the pid stopped
+	 */
+	long pauseMaster(Random random, Duration duration) throws InterruptedException {
+		RedisProcess master = masterOfAHotKey(random);
+		RedisProcess replica = this.cluster.replicaOf(master);
+		long pid = master.pid();
+		master.pause();
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		finally {
+			master.resume();
+		}
+		this.cluster.awaitPromoted(replica);
+		return pid;
+	}
+
+	/**
+	 * Moves the slot of a hot key's lock to another master as a resharding tool does (importing, migrating, the
+	 * keys moved with their TTLs, the slot given to the target), while the workers lock, renew and release it.
+	 * @return the slot and the ports it moved between
+	 */
+	String migrateSlot(Random random) {
+		String lockKey = RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size())));
+		int slot = this.cluster.slot(lockKey);
+		RedisProcess source = this.cluster.masterOfSlot(slot);
+		List<RedisProcess> others = this.cluster.currentMasters().stream().filter((node) -> node != source).toList();
+		RedisProcess target = others.get(random.nextInt(others.size()));
+		RedisCluster.SlotMigration migration = this.cluster.migrate(slot, target);
+		int moved = migration.moveKeys();
+		migration.finish();
+		return "slot-" + slot + "-from-" + source.port() + "-to-" + target.port() + "-" + moved + "-keys";
+	}
+
+	/**
+	 * Has the replica of a hot key's master take over in a coordinated failover ({@code CLUSTER FAILOVER}): the
+	 * master stops taking writes until the replica has every one, so no lock may be lost to it.
+	 * @return the ports of the old and the new master
+	 */
+	String failover(Random random) {
+		RedisProcess master = masterOfAHotKey(random);
+		RedisProcess replica = this.cluster.replicaOf(master);
+		this.cluster.failover(replica);
+		return "from-" + master.port() + "-to-" + replica.port();
+	}
+
+	/** Kills every worker connection of the type on every master; returns how many. */
+	int killConnections(String type) {
+		int killed = 0;
+		for (RedisProcess master : this.cluster.currentMasters()) {
+			killed += new ClientKiller(master.port()).kill(type);
+		}
+		return killed;
+	}
+
+	/** What the workers still hold: lock keys and waiter queues on every master, not the token floors. */
+	List<String> heldKeys() {
+		List<String> keys = new ArrayList<>();
+		for (RedisProcess master : this.cluster.currentMasters()) {
+			try (RespClient client = master.client()) {
+				keys.addAll(client.lockKeys("distlock*"));
+			}
+		}
+		return keys;
+	}
+
+	@Override
+	public void close() {
+		for (KeyspaceRecorder recorder : this.recorders) {
+			try {
+				recorder.close();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.cluster.close();
+	}
+
+}
