@@ -182,20 +182,32 @@ public final class RedisLockEngine
 			SharedLock shared = SharedLock.of(lockKey, request, this.floors.of(lockKey));
 			RedisLockHandle handle = new RedisAcquisition(this, request, shared.writerKey(), shared.queueKey(),
 					holderPrefix, shared).run();
-			this.watchdog.watch(handle);
+			watch(handle);
 			return confirmReplicated(handle, List.of(handle));
 		}
 		RedisLockHandle handle = new RedisAcquisition(this, request, lockKey, RedisLockKeys.queueKey(lockKey),
 				holderPrefix, null).run();
 		this.heldHere.put(lockKey, handle);
-		this.watchdog.watch(handle);
+		watch(handle);
 		return confirmReplicated(handle, List.of(handle));
+	}
+
+	/**
+	 * Has the watchdog keep a new grant alive. With a replica acknowledgement required, the grant is held back first:
+	 * until the replicas confirm it the caller does not have it, so a loss found meanwhile is no loss of the caller's.
+	 */
+	private void watch(RedisLockHandle handle) {
+		if (this.replicaConfirmation != null) {
+			handle.holdBack();
+		}
+		this.watchdog.watch(handle);
 	}
 
 	/**
 	 * With a replica acknowledgement required, makes sure enough replicas have the new locks before the caller gets
 	 * them: one write to the first (the others were written before it, by the same script) and WAIT. Not enough
-	 * replicas, or no answer, releases them all and fails the call.
+	 * replicas, or no answer, releases them all and fails the call, reporting no loss: the caller never had them.
+	 * Confirmed, they are handed out, and a loss found while they were held back is reported then.
 	 */
 	private RedisLockHandle confirmReplicated(RedisLockHandle first, List<RedisLockHandle> all) {
 		if (this.replicaConfirmation == null) {
@@ -213,6 +225,13 @@ public final class RedisLockEngine
 					: new LockAcquisitionException(first.name(), first.key(), Duration.ZERO, ex);
 		}
 		if (acknowledged >= this.replicas.replicas()) {
+			for (RedisLockHandle handle : all) {
+				handle.handOut();
+				LostLock.Reason lostMeanwhile = handle.lossReason();
+				if (lostMeanwhile != null) {
+					reportLoss(handle, lostMeanwhile);
+				}
+			}
 			return first;
 		}
 		all.forEach(this::releaseUnconfirmed);
@@ -228,7 +247,7 @@ public final class RedisLockEngine
 				+ "(INFO replication), or lower distlock.redis.min-replicas-acked.", null);
 	}
 
-	/** Lets go of a lock the caller never got: no loss to report, whatever the store answers. */
+	/** Lets go of a lock the caller never got (held back): no loss to report, whatever the store answers. */
 	private void releaseUnconfirmed(RedisLockHandle handle) {
 		try {
 			if (!release(handle)) {
@@ -302,7 +321,7 @@ public final class RedisLockEngine
 			RedisLockHandle handle = newHandle(requests.get(i), lockKey, RedisLockKeys.queueKey(lockKey),
 					holders.get(i), reply.get(1), sentAt, null);
 			this.heldHere.put(lockKey, handle);
-			this.watchdog.watch(handle);
+			watch(handle);
 			handles.add(handle);
 		}
 		confirmReplicated(handles.get(0), handles);
@@ -584,6 +603,11 @@ public final class RedisLockEngine
 	}
 
 	private void reportLoss(RedisLockHandle handle, LostLock.Reason reason) {
+		if (handle.isHeldBack()) {
+			// The caller does not have it yet: reported when handed out, if it ever is (see confirmReplicated).
+			logger.debug("A grant awaiting replica acknowledgement was lost (" + reason + "): " + handle);
+			return;
+		}
 		this.statistics.countLoss();
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
 		try {

@@ -26,6 +26,12 @@ final class RedisLockHandle extends LeasedLockHandle {
 
 	private final LockMode mode;
 
+	/**
+	 * True while the grant waits for replicas to acknowledge it ({@code distlock.redis.min-replicas-acked}): the
+	 * caller does not have it yet, so its loss is nobody's to hear of.
+	 */
+	private volatile boolean heldBack;
+
 	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
 			String holderPrefix, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
 			boolean renewable, long maxDeadlineNanos, LockMode mode, SharedLock shared) {
@@ -36,6 +42,20 @@ final class RedisLockHandle extends LeasedLockHandle {
 		this.holderPrefix = holderPrefix;
 		this.mode = mode;
 		this.shared = shared;
+	}
+
+	/** Keeps the grant from the caller until the replicas confirm it. */
+	void holdBack() {
+		this.heldBack = true;
+	}
+
+	/** Gives the confirmed grant to the caller: from now on a loss is reported. */
+	void handOut() {
+		this.heldBack = false;
+	}
+
+	boolean isHeldBack() {
+		return this.heldBack;
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -13,7 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
+import io.github.distlock.LockAcquisitionException;
+import io.github.distlock.LockLostListener;
 import io.github.distlock.LockStoreException;
+import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.test.LoopbackFirewall;
@@ -63,9 +67,14 @@ class ReplicaAcknowledgementIntegrationTests {
 	}
 
 	private RedisLockEngine engine(RedisProcess server, ReplicaAcknowledgement replicas) {
+		return engine(server, replicas, (lost) -> {
+		});
+	}
+
+	private RedisLockEngine engine(RedisProcess server, ReplicaAcknowledgement replicas, LockLostListener listener) {
 		RedissonClient client = RedisTestClients.create(server, Duration.ofSeconds(2));
-		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, (lost) -> {
-		}, RedisLockEngine.DEFAULT_MAX_POLL, replicas);
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, listener,
+				RedisLockEngine.DEFAULT_MAX_POLL, replicas);
 		this.clients.add(client);
 		this.engines.add(engine);
 		return engine;
@@ -159,6 +168,32 @@ class ReplicaAcknowledgementIntegrationTests {
 		try (RespClient client = this.master.client()) {
 			assertThat(client.get("distlock:{stock:sku-1}")).isNull();
 		}
+	}
+
+	/**
+	 * A grant the replicas never confirm is released and the call fails; the caller never had the lock, so nothing
+	 * is reported lost, even when the grant is gone by the time it is released (here its lease, shorter than the
+	 * wait for the replicas, ran out). A loss report there would be a false alarm: it would speak of a lock nobody
+	 * held, and the torture run behind Sentinel counted them as losses no acquisition explains.
+	 */
+	@Test
+	void aGrantLostWhileAwaitingAcknowledgementIsNoLossOfTheCallers() throws Exception {
+		try (RespClient client = this.replica.client()) {
+			client.call("REPLICAOF", "NO", "ONE");
+		}
+		await("the master to see no replica", () -> {
+			try (RespClient client = this.master.client()) {
+				return String.valueOf(client.call("INFO", "replication")).contains("connected_slaves:0");
+			}
+		});
+		List<LostLock> lost = new CopyOnWriteArrayList<>();
+		RedisLockEngine engine = engine(this.master, ONE_REPLICA, lost::add);
+		// No renewal, and a lease shorter than the 500 ms the engine waits for the replica.
+		LockRequest request = new LockRequest("stock", "sku-2", Duration.ofMillis(100), Duration.ZERO, false, null);
+		// Gone by the time it is confirmed: the call fails as a lock not acquired.
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> engine.acquire(request));
+		assertThat(lost).as("losses reported for a lock the caller never got").isEmpty();
+		assertThat(engine.heldCount()).isZero();
 	}
 
 	/** The replica's end of its link to the master, which the master lists among its clients. */

@@ -40,9 +40,13 @@ public final class SentinelRedis implements AutoCloseable {
 	}
 
 	public static SentinelRedis start() {
-		RedisProcess master = RedisServers.startProcess();
-		RedisProcess replica = RedisServers.startProcess(List.of("--replicaof", "127.0.0.1",
-				String.valueOf(master.port())));
+		// A master starts a full sync at once instead of waiting 5 s for more replicas to batch them: a demoted master
+		// then follows the new one within a second or two of the sentinels' order, not after 5 s more.
+		List<String> noSyncDelay = List.of("--repl-diskless-sync-delay", "0");
+		RedisProcess master = RedisServers.startProcess(noSyncDelay);
+		List<String> replicaArgs = new ArrayList<>(noSyncDelay);
+		replicaArgs.addAll(List.of("--replicaof", "127.0.0.1", String.valueOf(master.port())));
+		RedisProcess replica = RedisServers.startProcess(replicaArgs);
 		try {
 			SentinelRedis topology = new SentinelRedis(master, replica, Files.createTempDirectory("distlock-sentinel-"));
 			topology.awaitReplicaInSync();
@@ -127,6 +131,27 @@ public final class SentinelRedis implements AutoCloseable {
 	/** A raw connection to the server that is master now. */
 	public RespClient masterClient() {
 		return new RespClient("127.0.0.1", masterPort());
+	}
+
+	/** The process that is master now, as the sentinels say. */
+	public RedisProcess currentMaster() {
+		int port = masterPort();
+		return (this.master.port() == port) ? this.master : this.replica;
+	}
+
+	/** The process that is not master now: the replica, or a demoted master once it follows the new one. */
+	public RedisProcess currentReplica() {
+		return (currentMaster() == this.master) ? this.replica : this.master;
+	}
+
+	/** Waits until {@code node} replicates the master and is in sync with it: a demoted master, once reconfigured. */
+	public void awaitReplicating(RedisProcess node) {
+		await("the server on port " + node.port() + " to replicate the master", () -> {
+			try (RespClient client = node.client()) {
+				String replication = String.valueOf(client.call("INFO", "replication"));
+				return replication.contains("role:slave") && replication.contains("master_link_status:up");
+			}
+		});
 	}
 
 	/** The original master process. */
