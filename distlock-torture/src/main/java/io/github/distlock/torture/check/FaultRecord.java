@@ -63,6 +63,17 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 		return "slot_migrate".equals(this.kind) || "cluster_failover".equals(this.kind);
 	}
 
+	/**
+	 * A failover that leaves a stale master behind for a while: a master the sentinels or the cluster replaced while
+	 * it was stopped (it comes back believing it is master), or one {@code SENTINEL FAILOVER} demoted without its
+	 * agreement (it hears of it only at the sentinels' next look). Clients not yet switched lock there, beside the
+	 * holders on the new master.
+	 */
+	boolean leavesAStaleMaster() {
+		return "sentinel_failover".equals(this.kind)
+				|| ("redis_pause".equals(this.kind) && "master-paused-replica-promoted".equals(this.detail));
+	}
+
 	/** A connection kill: the server and its data stay, so it can take no lock from anyone by itself. */
 	public boolean isConnectionKill() {
 		return this.kind.startsWith("client_kill") || "db_connection_kill".equals(this.kind);

@@ -16,10 +16,13 @@ import java.util.List;
  * @param loadEndNanos when the workers stopped starting calls
  * @param workers the names of the workers started
  * @param description a one-line summary for the report
+ * @param replicasAcked how many replicas had to acknowledge a new lock ({@code distlock.redis.min-replicas-acked})
+ * @param replicaAckTimeout how long a grant waited for them ({@code distlock.redis.replica-ack-timeout})
  */
 public record RunParameters(Duration lease, Duration waitTime, Duration commandTimeout, Duration sessionTimeout,
 		Duration longestHold,
-		long loadStartNanos, long loadEndNanos, List<String> workers, String description) {
+		long loadStartNanos, long loadEndNanos, List<String> workers, String description, int replicasAcked,
+		Duration replicaAckTimeout) {
 
 	/**
 	 * How long after a fault its effects may still show: a section that began before it runs on for up to the
@@ -38,9 +41,15 @@ public record RunParameters(Duration lease, Duration waitTime, Duration commandT
 		return kept.plusSeconds(1).toNanos();
 	}
 
-	/** The longest a call may wait for a lock: its wait time, one command timeout, and 400 ms for thread scheduling. */
+	/**
+	 * The longest a call may wait for a lock: its wait time, one command timeout, and 400 ms for thread scheduling;
+	 * with replica acknowledgement also the wait for the replicas after the grant, and one more command timeout for
+	 * letting go of a grant they did not confirm.
+	 */
 	public long waitBoundNanos() {
-		return this.waitTime.plus(this.commandTimeout).plusMillis(400).toNanos();
+		Duration acknowledgement = (this.replicasAcked > 0) ? this.replicaAckTimeout.plus(this.commandTimeout)
+				: Duration.ZERO;
+		return this.waitTime.plus(this.commandTimeout).plus(acknowledgement).plusMillis(400).toNanos();
 	}
 
 	/** The longest a release may take: one command timeout (two after a restart), and a second of scheduling. */

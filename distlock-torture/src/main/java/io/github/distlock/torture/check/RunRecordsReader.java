@@ -155,7 +155,10 @@ public final class RunRecordsReader {
 				millis(properties, "command-timeout"), sessionTimeout, millis(properties, "longest-hold"),
 				Long.parseLong(properties.getProperty("load-start-nanos")),
 				Long.parseLong(properties.getProperty("load-end-nanos")),
-				Arrays.asList(properties.getProperty("workers").split(",")), properties.getProperty("description"));
+				Arrays.asList(properties.getProperty("workers").split(",")), properties.getProperty("description"),
+				// Runs recorded before replica acknowledgement was a parameter had none.
+				Integer.parseInt(properties.getProperty("replicas-acked", "0")),
+				Duration.ofMillis(Long.parseLong(properties.getProperty("replica-ack-timeout-millis", "0"))));
 	}
 
 	private static Duration millis(Properties properties, String name) {

@@ -17,7 +17,7 @@ import io.github.distlock.torture.check.RunRecordsReader;
  * properties that point a worker at the cluster; and the cluster's own faults: a master stopped until its replica
  * takes over, a slot moved to another master under load, a coordinated failover, connections cut on every master.
  */
-final class ClusterLockStore implements AutoCloseable {
+final class ClusterLockStore implements RedisTopologyStore {
 
 	private final RedisCluster cluster;
 
@@ -43,8 +43,9 @@ final class ClusterLockStore implements AutoCloseable {
 		}
 	}
 
-	/** Points a worker's Redis engine at the cluster: the masters are the seeds, Redisson finds the rest. */
-	List<String> workerArguments(String name, Duration commandTimeout) {
+	/** The masters are the seeds: Redisson finds the rest. */
+	@Override
+	public List<String> workerArguments(String name, Duration commandTimeout) {
 		return List.of("--distlock.backend=redis",
 				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"--spring.data.redis.cluster.nodes=" + this.cluster.springNodes(),
@@ -64,7 +65,8 @@ final class ClusterLockStore implements AutoCloseable {
 	 * one. Writes it had not yet passed to its replica are lost with it, as in a real master failure.
 	 * @return the pid stopped
 	 */
-	long pauseMaster(Random random, Duration duration) throws InterruptedException {
+	@Override
+	public long pauseMaster(Random random, Duration duration) throws InterruptedException {
 		RedisProcess master = masterOfAHotKey(random);
 		RedisProcess replica = this.cluster.replicaOf(master);
 		long pid = master.pid();
@@ -101,15 +103,16 @@ final class ClusterLockStore implements AutoCloseable {
 	 * master stops taking writes until the replica has every one, so no lock may be lost to it.
 	 * @return the ports of the old and the new master
 	 */
-	String failover(Random random) {
+	@Override
+	public String failover(Random random) {
 		RedisProcess master = masterOfAHotKey(random);
 		RedisProcess replica = this.cluster.replicaOf(master);
 		this.cluster.failover(replica);
 		return "from-" + master.port() + "-to-" + replica.port();
 	}
 
-	/** Kills every worker connection of the type on every master; returns how many. */
-	int killConnections(String type) {
+	@Override
+	public int killConnections(String type) {
 		int killed = 0;
 		for (RedisProcess master : this.cluster.currentMasters()) {
 			killed += new ClientKiller(master.port()).kill(type);
@@ -117,8 +120,8 @@ final class ClusterLockStore implements AutoCloseable {
 		return killed;
 	}
 
-	/** What the workers still hold: lock keys and waiter queues on every master, not the token floors. */
-	List<String> heldKeys() {
+	@Override
+	public List<String> heldKeys() {
 		List<String> keys = new ArrayList<>();
 		for (RedisProcess master : this.cluster.currentMasters()) {
 			try (RespClient client = master.client()) {

@@ -43,24 +43,24 @@ final class FaultInjector implements AutoCloseable {
 
 	private final EtcdLockStore etcd;
 
-	private final ClusterLockStore cluster;
+	private final RedisTopologyStore topology;
 
 	/**
 	 * @param redis the Redis lock server, or null when the locks live elsewhere
 	 * @param database the database lock store, or null when the locks live elsewhere
 	 * @param zookeeper the ZooKeeper lock store, or null when the locks live elsewhere
 	 * @param etcd the etcd lock store, or null when the locks live elsewhere
-	 * @param cluster the Redis Cluster lock store, or null when the locks live elsewhere
+	 * @param topology the Redis Cluster or Sentinel lock store, or null when the locks live elsewhere
 	 */
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
-			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, ClusterLockStore cluster, Random random,
+			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, RedisTopologyStore topology, Random random,
 			Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
 		this.zookeeper = zookeeper;
 		this.etcd = etcd;
-		this.cluster = cluster;
+		this.topology = topology;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -106,10 +106,10 @@ final class FaultInjector implements AutoCloseable {
 				record(fault.kind(), worker.name(), worker.pid(), start, System.nanoTime(), null);
 			}
 			case REDIS_PAUSE -> {
-				if (this.cluster != null) {
+				if (this.topology != null) {
 					long start = System.nanoTime();
-					long pid = this.cluster.pauseMaster(this.random, Duration.ofMillis(fault.durationMillis()));
-					// Over once the replica is master and every node agrees: until then calls may still be refused.
+					long pid = this.topology.pauseMaster(this.random, Duration.ofMillis(fault.durationMillis()));
+					// Over once the old master follows the new one: until then calls may still go to it.
 					record(fault.kind(), "redis", pid, start, System.nanoTime(), "master-paused-replica-promoted");
 					return;
 				}
@@ -131,12 +131,12 @@ final class FaultInjector implements AutoCloseable {
 			}
 			case SLOT_MIGRATE -> {
 				long start = System.nanoTime();
-				String moved = this.cluster.migrateSlot(this.random);
+				String moved = ((ClusterLockStore) this.topology).migrateSlot(this.random);
 				record(fault.kind(), "redis", 0, start, System.nanoTime(), moved);
 			}
-			case CLUSTER_FAILOVER -> {
+			case CLUSTER_FAILOVER, SENTINEL_FAILOVER -> {
 				long start = System.nanoTime();
-				String roles = this.cluster.failover(this.random);
+				String roles = this.topology.failover(this.random);
 				record(fault.kind(), "redis", 0, start, System.nanoTime(), roles);
 			}
 			case CLIENT_KILL_NORMAL -> killConnections(fault, "normal");
@@ -197,7 +197,7 @@ final class FaultInjector implements AutoCloseable {
 			if (round > 0) {
 				sleepFor(FaultPlan.CLIENT_KILL_INTERVAL.toMillis());
 			}
-			killed += (this.cluster != null) ? this.cluster.killConnections(type) : this.clientKiller.kill(type);
+			killed += (this.topology != null) ? this.topology.killConnections(type) : this.clientKiller.kill(type);
 		}
 		record(fault.kind(), "workers", (this.redis != null) ? this.redis.pid() : 0, start, System.nanoTime(),
 				killed + "-" + type + "-connections-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");

@@ -24,7 +24,10 @@ public enum FaultKind {
 	/**
 	 * SIGSTOP the lock server for longer than the lease, then SIGCONT: a stalled Redis. On a cluster, the master of a
 	 * hot key's lock, for longer than the cluster's node timeout: its replica takes over meanwhile, and it comes back
-	 * as a replica, as after a crash of a master with asynchronous replication.
+	 * as a replica, as after a crash of a master with asynchronous replication. Behind Sentinel, the master past the
+	 * sentinels' down-after time: they promote the replica, and the old master comes back as a stale master that
+	 * takes the calls of clients not yet switched, until the sentinels make it a replica; what it granted meanwhile
+	 * is gone then, and must be reported lost or fenced off.
 	 */
 	REDIS_PAUSE,
 
@@ -53,6 +56,12 @@ public enum FaultKind {
 	 * holds writes until the replica has them all, so, as for a slot move, {@code NOT_OWNED} would be a false alarm.
 	 */
 	CLUSTER_FAILOVER,
+
+	/**
+	 * {@code SENTINEL FAILOVER}: the replica is promoted without waiting for the master's agreement, so a grant not
+	 * yet replicated may be lost, and its loss reported ({@code NOT_OWNED} is justified).
+	 */
+	SENTINEL_FAILOVER,
 
 	/**
 	 * Take an exclusive lock on the JDBC engine's lock table for longer than the lease, then let go: a database that
@@ -107,6 +116,7 @@ public enum FaultKind {
 			// Not a restart: a cluster node restarted empty would also forget the cluster.
 			case REDIS_CLUSTER -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SLOT_MIGRATE,
 					CLUSTER_FAILOVER);
+			case REDIS_SENTINEL -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SENTINEL_FAILOVER);
 			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
 			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
 			case ETCD -> List.of(ETCD_PAUSE, ETCD_RESTART);

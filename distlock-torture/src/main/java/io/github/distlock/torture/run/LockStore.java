@@ -9,6 +9,9 @@ public enum LockStore {
 	/** The Redis engine, on a Redis Cluster the run starts: three masters, each with a replica. */
 	REDIS_CLUSTER,
 
+	/** The Redis engine behind Sentinel: a master, a replica and three sentinels the run starts. */
+	REDIS_SENTINEL,
+
 	/** The JDBC engine, on a private database of the machine's PostgreSQL. */
 	POSTGRESQL,
 

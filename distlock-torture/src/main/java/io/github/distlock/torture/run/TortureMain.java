@@ -12,7 +12,9 @@ import io.github.distlock.torture.check.CheckReport;
  * Runs a torture run from the command line and prints the checker's report; exits with 1 on any violation.
  * <p>
  * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative]
- * [--store=redis|redis-cluster|postgresql|mariadb|zookeeper|etcd] [--seed=N] [--dir=D]} (default {@code --long} on Redis, a random
+ * [--store=redis|redis-cluster|redis-sentinel|postgresql|mariadb|zookeeper|etcd] [--no-replica-ack] [--seed=N]
+ * [--dir=D]}
+ * (default {@code --long} on Redis, a random
  * seed, and a new directory under {@code target/torture} next to the jar).
  */
 public final class TortureMain {
@@ -25,6 +27,7 @@ public final class TortureMain {
 		long seed = System.nanoTime() % 100_000;
 		Path dir = null;
 		LockStore store = LockStore.REDIS;
+		boolean noReplicaAck = false;
 		for (String arg : args) {
 			if (arg.equals("--short") || arg.equals("--long") || arg.equals("--negative")) {
 				kind = arg.substring(2);
@@ -38,10 +41,14 @@ public final class TortureMain {
 			else if (arg.startsWith("--dir=")) {
 				dir = Path.of(arg.substring(6));
 			}
+			else if (arg.equals("--no-replica-ack")) {
+				noReplicaAck = true;
+			}
 			else {
 				System.err.println("Unknown argument " + arg
 						+ "; usage: [--short|--long|--negative] "
-						+ "[--store=redis|redis-cluster|postgresql|mariadb|zookeeper|etcd] [--seed=N] [--dir=DIRECTORY]");
+						+ "[--store=redis|redis-cluster|redis-sentinel|postgresql|mariadb|zookeeper|etcd] "
+						+ "[--no-replica-ack] [--seed=N] [--dir=DIRECTORY]");
 				System.exit(2);
 			}
 		}
@@ -50,6 +57,9 @@ public final class TortureMain {
 			case "negative" -> TortureSettings.negativeControl(seed);
 			default -> TortureSettings.longRun(seed, store);
 		};
+		if (noReplicaAck) {
+			settings = settings.withoutReplicaAcknowledgement();
+		}
 		if (dir == null) {
 			dir = defaultDirectory(settings.name());
 		}

@@ -68,7 +68,7 @@ public final class TortureRun {
 		DatabaseLockStore database = null;
 		ZooKeeperLockStore zookeeper = null;
 		EtcdLockStore etcd = null;
-		ClusterLockStore cluster = null;
+		RedisTopologyStore topology = null;
 		switch (this.settings.store()) {
 			case REDIS -> {
 				lockServer = track(RedisServers.startProcess());
@@ -79,9 +79,10 @@ public final class TortureRun {
 			case POSTGRESQL, MARIADB -> database = track(DatabaseLockStore.open(this.settings.store()));
 			case ZOOKEEPER -> zookeeper = track(new ZooKeeperLockStore(this.dir));
 			case ETCD -> etcd = track(new EtcdLockStore());
-			case REDIS_CLUSTER -> cluster = track(new ClusterLockStore(this.dir, this.settings.keys()));
+			case REDIS_CLUSTER -> topology = track(new ClusterLockStore(this.dir, this.settings.keys()));
+			case REDIS_SENTINEL -> topology = track(new SentinelLockStore(this.dir));
 		}
-		if (recorder == null && cluster == null) {
+		if (recorder == null && topology == null) {
 			// A table, a znode or an etcd key notifies no one here of expiries: the checker sees the locks through the workers'
 			// records alone.
 			writeLines("keyspace.log", List.of());
@@ -100,8 +101,13 @@ public final class TortureRun {
 			else if (zookeeper != null) {
 				arguments = zookeeper.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
 			}
-			else if (cluster != null) {
-				arguments = cluster.workerArguments(name, this.settings.commandTimeout());
+			else if (topology != null) {
+				arguments = new ArrayList<>(topology.workerArguments(name, this.settings.commandTimeout()));
+				if (this.settings.replicasAcked() > 0) {
+					arguments.add("--distlock.redis.min-replicas-acked=" + this.settings.replicasAcked());
+					arguments.add("--distlock.redis.replica-ack-timeout="
+							+ TortureSettings.REPLICA_ACK_TIMEOUT.toMillis() + "ms");
+				}
 			}
 			else {
 				arguments = etcd.workerArguments(this.settings.sessionTimeout(), this.settings.commandTimeout());
@@ -119,7 +125,7 @@ public final class TortureRun {
 		FaultPlan plan = FaultPlan.random(this.settings, random);
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
 		try (FaultInjector injector = track(
-				new FaultInjector(workers, lockServer, database, zookeeper, etcd, cluster, random, this.dir))) {
+				new FaultInjector(workers, lockServer, database, zookeeper, etcd, topology, random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
@@ -139,8 +145,8 @@ public final class TortureRun {
 		else if (zookeeper != null) {
 			awaitLocksGone(zookeeper::heldKeys);
 		}
-		else if (cluster != null) {
-			awaitLocksGone(cluster::heldKeys);
+		else if (topology != null) {
+			awaitLocksGone(topology::heldKeys);
 		}
 		else {
 			awaitLocksGone(etcd::heldKeys);
@@ -223,6 +229,8 @@ public final class TortureRun {
 		properties.setProperty("command-timeout-millis", String.valueOf(this.settings.commandTimeout().toMillis()));
 		properties.setProperty("session-timeout-millis", String.valueOf(this.settings.sessionTimeout().toMillis()));
 		properties.setProperty("longest-hold-millis", String.valueOf(this.settings.longestHold().toMillis()));
+		properties.setProperty("replicas-acked", String.valueOf(this.settings.replicasAcked()));
+		properties.setProperty("replica-ack-timeout-millis", String.valueOf(TortureSettings.REPLICA_ACK_TIMEOUT.toMillis()));
 		properties.setProperty("load-start-nanos", String.valueOf(loadStart));
 		properties.setProperty("load-end-nanos", String.valueOf(loadEnd));
 		properties.setProperty("workers", String.join(",", workers.stream().map(WorkerJvm::name).toList()));

@@ -34,16 +34,22 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param lockMode the real annotation, or the broken lock of the negative control
  * @param fenceChecked whether the fence checks tokens
  * @param store the lock store, so the engine under test
+ * @param replicasAcked the workers' {@code distlock.redis.min-replicas-acked}: how many replicas must have a new lock
+ * before its holder gets it (0: no acknowledgement)
  */
 public record TortureSettings(String name, int workers, int threads, List<String> keys, Duration lease,
 		Duration waitTime, Duration commandTimeout, Duration sessionTimeout, Duration clean, Duration spare,
-		Duration tail, List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked, LockStore store) {
+		Duration tail, List<FaultKind> faults, long seed, LockMode lockMode, boolean fenceChecked, LockStore store,
+		int replicasAcked) {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
 
 	private static final Duration WAIT = Duration.ofSeconds(2);
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	/** How long a worker waits for its replica's acknowledgement of a grant, on loopback. */
+	public static final Duration REPLICA_ACK_TIMEOUT = Duration.ofMillis(500);
 
 	/** JDBC counts statement timeouts in whole seconds. */
 	private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
@@ -74,7 +80,8 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	public static TortureSettings shortRun(long seed, LockStore store) {
 		return new TortureSettings(runName("short", store), 3, 6, List.of("hot-0", "hot-1", "hot-2"), LEASE, WAIT,
 				commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(6), Duration.ofSeconds(1),
-				Duration.ofSeconds(2), FaultKind.forStore(store), seed, LockMode.ANNOTATION, true, store);
+				Duration.ofSeconds(2), FaultKind.forStore(store), seed, LockMode.ANNOTATION, true, store,
+				replicasAcked(store));
 	}
 
 	/** The long run: 5 workers, every fault several times, a few minutes. */
@@ -90,6 +97,12 @@ public record TortureSettings(String name, int workers, int threads, List<String
 				faults.addAll(Collections.nCopies(2, FaultKind.CLIENT_KILL_PUBSUB));
 				faults.addAll(Collections.nCopies(4, FaultKind.SLOT_MIGRATE));
 				faults.addAll(Collections.nCopies(4, FaultKind.CLUSTER_FAILOVER));
+			}
+			case REDIS_SENTINEL -> {
+				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
+				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+				faults.addAll(Collections.nCopies(2, FaultKind.CLIENT_KILL_PUBSUB));
+				faults.addAll(Collections.nCopies(4, FaultKind.SENTINEL_FAILOVER));
 			}
 			case REDIS -> {
 				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
@@ -112,12 +125,32 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		}
 		return new TortureSettings(runName("long", store), 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE,
 				WAIT, commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500),
-				Duration.ofSeconds(3), faults, seed, LockMode.ANNOTATION, true, store);
+				Duration.ofSeconds(3), faults, seed, LockMode.ANNOTATION, true, store, replicasAcked(store));
+	}
+
+	/**
+	 * Behind Sentinel the workers ask one replica to acknowledge every new lock, as an application that must not
+	 * lose a lock to a failover would: a stale master (a demoted one that has not heard yet, or one the sentinels
+	 * replaced while it was stopped) has no replica, so it grants nothing. {@link #withoutReplicaAcknowledgement()}
+	 * runs without, to show what that setting prevents.
+	 */
+	private static int replicasAcked(LockStore store) {
+		return (store == LockStore.REDIS_SENTINEL) ? 1 : 0;
+	}
+
+	/**
+	 * The same run with no replica acknowledgement: behind Sentinel, a stale master then grants locks another
+	 * holder has on the new master, and only the fence keeps their writes in order (the checker counts them).
+	 */
+	public TortureSettings withoutReplicaAcknowledgement() {
+		return new TortureSettings(this.name + "-no-ack", this.workers, this.threads, this.keys, this.lease,
+				this.waitTime, this.commandTimeout, this.sessionTimeout, this.clean, this.spare, this.tail, this.faults,
+				this.seed, this.lockMode, this.fenceChecked, this.store, 0);
 	}
 
 	private static Duration commandTimeout(LockStore store) {
 		return switch (store) {
-			case REDIS, REDIS_CLUSTER -> COMMAND_TIMEOUT;
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL -> COMMAND_TIMEOUT;
 			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
 			case ZOOKEEPER -> CONNECTION_TIMEOUT;
 			// The engine gives every call to etcd this long; it has no setting of its own.
@@ -129,7 +162,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		return switch (store) {
 			case ZOOKEEPER -> SESSION_TIMEOUT;
 			case ETCD -> INSTANCE_LEASE;
-			case REDIS, REDIS_CLUSTER, POSTGRESQL, MARIADB -> Duration.ZERO;
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, POSTGRESQL, MARIADB -> Duration.ZERO;
 		};
 	}
 
@@ -141,7 +174,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	public static TortureSettings negativeControl(long seed) {
 		return new TortureSettings("negative", 3, 4, List.of("hot-0", "hot-1"), LEASE, WAIT, COMMAND_TIMEOUT,
 				Duration.ZERO, Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ZERO, List.of(), seed,
-				LockMode.BROKEN, false, LockStore.REDIS);
+				LockMode.BROKEN, false, LockStore.REDIS, 0);
 	}
 
 	public Duration load() {
@@ -167,15 +200,19 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	}
 
 	public String describe() {
-		return this.name + ": " + ((this.store == LockStore.REDIS_CLUSTER) ? "redis engine on a cluster"
-				: this.store.name().toLowerCase() + " engine") + ", " + this.workers + " workers x "
+		return this.name + ": " + switch (this.store) {
+			case REDIS_CLUSTER -> "redis engine on a cluster";
+			case REDIS_SENTINEL -> "redis engine behind sentinel";
+			default -> this.store.name().toLowerCase() + " engine";
+		} + ", " + this.workers + " workers x "
 				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
 				+ (this.sessionTimeout.isZero() ? ""
 						: ((this.store == LockStore.ETCD) ? ", instance lease " : ", session ")
 								+ this.sessionTimeout.toMillis() + " ms")
 				+ ", wait " + this.waitTime.toMillis() + " ms, load " + this.load().toSeconds() + " s, "
 				+ this.faults.size() + " faults, seed " + this.seed + ", lock " + this.lockMode.name().toLowerCase()
-				+ ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED");
+				+ ", fence " + (this.fenceChecked ? "checked" : "UNCHECKED")
+				+ ((this.replicasAcked > 0) ? ", min-replicas-acked " + this.replicasAcked : "");
 	}
 
 }

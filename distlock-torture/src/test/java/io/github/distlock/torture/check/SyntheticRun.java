@@ -33,6 +33,8 @@ final class SyntheticRun {
 
 	private final List<HistoryLine> faults = new ArrayList<>();
 
+	private int replicasAcked;
+
 	private final List<HistoryLine> keysLeft = new ArrayList<>();
 
 	private long calls;
@@ -124,6 +126,17 @@ final class SyntheticRun {
 			.with("start", nanos(start)).with("end", nanos(end)));
 	}
 
+	void fault(String kind, String target, double start, double end, String detail) {
+		this.faults.add(HistoryLine.of("fault").with("kind", kind).with("target", target).with("pid", 42)
+			.with("start", nanos(start)).with("end", nanos(end)).with("detail", detail));
+	}
+
+	/** The run's {@code distlock.redis.min-replicas-acked}; 0 unless set. */
+	SyntheticRun replicasAcked(int replicas) {
+		this.replicasAcked = replicas;
+		return this;
+	}
+
 	void keyLeft(String key) {
 		this.keysLeft.add(HistoryLine.of("left").with("key", key));
 	}
@@ -137,7 +150,8 @@ final class SyntheticRun {
 				.append("session-timeout-millis=").append(this.sessionTimeoutMillis).append('\n')
 				.append("load-start-nanos=").append(LOAD_START).append('\n')
 				.append("load-end-nanos=").append(nanos(60_000)).append('\n')
-				.append("workers=").append(String.join(",", this.histories.keySet())).append('\n');
+				.append("workers=").append(String.join(",", this.histories.keySet())).append('\n')
+				.append("replicas-acked=").append(this.replicasAcked).append('\n');
 			Files.writeString(this.dir.resolve("run.properties"), properties);
 			List<String> notFinishing = List.of(unfinished);
 			for (Map.Entry<String, List<HistoryLine>> history : this.histories.entrySet()) {

@@ -127,6 +127,38 @@ class TortureCheckerTests {
 	}
 
 	@Test
+	void withoutReplicaAcknowledgementARejectedWriteOfAStaleMastersGrantIsCountedNotFlagged() {
+		this.run.fault("sentinel_failover", "redis", 4990, 5200, "from-1-to-2");
+		long call = this.run.acquire("w1", "hot-2", token(5_000_000), 5000, 5001);
+		this.run.fence("hot-2", token(5_000_000), "w1", call, "exit", false);
+		this.run.end("w1", "released", call, "hot-2", token(5_000_000), 5000, 5001, 5010, null);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).doesNotContainKey(Violation.Kind.FENCE_REJECTION_UNNOTICED);
+		assertThat(report.figures().get("fence writes")).contains("1 unnoticed on a stale master");
+	}
+
+	@Test
+	void withReplicaAcknowledgementAStaleMasterGrantsNothingSoTheSameRejectionIsCaught() {
+		this.run.replicasAcked(1);
+		this.run.fault("sentinel_failover", "redis", 4990, 5200, "from-1-to-2");
+		long call = this.run.acquire("w1", "hot-2", token(5_000_000), 5000, 5001);
+		this.run.fence("hot-2", token(5_000_000), "w1", call, "exit", false);
+		this.run.end("w1", "released", call, "hot-2", token(5_000_000), 5000, 5001, 5010, null);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsKey(Violation.Kind.FENCE_REJECTION_UNNOTICED);
+	}
+
+	@Test
+	void aPauseOfASingleRedisLeavesNoStaleMasterSoTheSameRejectionIsCaught() {
+		this.run.fault("redis_pause", "redis", 4990, 5200);
+		long call = this.run.acquire("w1", "hot-2", token(5_000_000), 5000, 5001);
+		this.run.fence("hot-2", token(5_000_000), "w1", call, "exit", false);
+		this.run.end("w1", "released", call, "hot-2", token(5_000_000), 5000, 5001, 5010, null);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsKey(Violation.Kind.FENCE_REJECTION_UNNOTICED);
+	}
+
+	@Test
 	void aRejectedWriteOfAHolderNeverToldOfItsLossIsCaught() {
 		long call = this.run.acquire("w1", "hot-2", token(5_000_000), 5000, 5001);
 		this.run.fence("hot-2", token(5_000_000), "w1", call, "enter", false);

@@ -24,7 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * started again on its data. On etcd: the same worker faults, the server stopped for longer than the instance lease,
  * and the server killed and started again on its data. On a Redis Cluster (three masters, each with a replica): the
  * same worker faults, a master stopped until its replica took over, a hot key's slot moved to another master under
- * load, a coordinated failover, and the workers' connections killed on every master. Fails on any violation the checker finds; the report is
+ * load, a coordinated failover, and the workers' connections killed on every master. Behind Sentinel (a master, a
+ * replica, three sentinels): the same worker faults, the master stopped until the sentinels replaced it (it comes back
+ * as a stale master until they reconfigure it), a forced failover, and the workers' connections killed. Fails on any
+ * violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
 class ShortTortureRunTests {
@@ -48,6 +51,16 @@ class ShortTortureRunTests {
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause",
 					"client_kill_normal", "client_kill_pubsub", "slot_migrate", "cluster_failover");
 		assertThat(records.lossReports()).as("locks lost to a failed master or a paused holder").isNotEmpty();
+	}
+
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void behindSentinelMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(LockStore.REDIS_SENTINEL);
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause",
+					"client_kill_normal", "client_kill_pubsub", "sentinel_failover");
+		assertThat(records.lossReports()).as("locks lost to a replaced master or a paused holder").isNotEmpty();
 	}
 
 	@ParameterizedTest(name = "on {0}")
