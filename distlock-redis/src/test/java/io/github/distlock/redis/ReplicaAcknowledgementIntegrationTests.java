@@ -154,14 +154,7 @@ class ReplicaAcknowledgementIntegrationTests {
 
 	@Test
 	void noReplicaConnectedIsNeverEnough() throws Exception {
-		try (RespClient client = this.replica.client()) {
-			client.call("REPLICAOF", "NO", "ONE");
-		}
-		await("the master to see no replica", () -> {
-			try (RespClient client = this.master.client()) {
-				return String.valueOf(client.call("INFO", "replication")).contains("connected_slaves:0");
-			}
-		});
+		detachReplica();
 		assertThatExceptionOfType(LockStoreException.class)
 			.isThrownBy(() -> engine(this.master, ONE_REPLICA).acquire(request()))
 			.withMessageContaining("only 0 of the 1 replica(s)");
@@ -178,14 +171,7 @@ class ReplicaAcknowledgementIntegrationTests {
 	 */
 	@Test
 	void aGrantLostWhileAwaitingAcknowledgementIsNoLossOfTheCallers() throws Exception {
-		try (RespClient client = this.replica.client()) {
-			client.call("REPLICAOF", "NO", "ONE");
-		}
-		await("the master to see no replica", () -> {
-			try (RespClient client = this.master.client()) {
-				return String.valueOf(client.call("INFO", "replication")).contains("connected_slaves:0");
-			}
-		});
+		detachReplica();
 		List<LostLock> lost = new CopyOnWriteArrayList<>();
 		RedisLockEngine engine = engine(this.master, ONE_REPLICA, lost::add);
 		// No renewal, and a lease shorter than the 500 ms the engine waits for the replica.
@@ -194,6 +180,18 @@ class ReplicaAcknowledgementIntegrationTests {
 		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> engine.acquire(request));
 		assertThat(lost).as("losses reported for a lock the caller never got").isEmpty();
 		assertThat(engine.heldCount()).isZero();
+	}
+
+	/** Makes the replica a master of its own, and waits until the master sees no replica. */
+	private void detachReplica() {
+		try (RespClient client = this.replica.client()) {
+			client.call("REPLICAOF", "NO", "ONE");
+		}
+		await("the master to see no replica", () -> {
+			try (RespClient client = this.master.client()) {
+				return String.valueOf(client.call("INFO", "replication")).contains("connected_slaves:0");
+			}
+		});
 	}
 
 	/** The replica's end of its link to the master, which the master lists among its clients. */

@@ -21,7 +21,7 @@ final class ClusterLockStore implements RedisTopologyStore {
 
 	private final RedisCluster cluster;
 
-	private final List<KeyspaceRecorder> recorders = new ArrayList<>();
+	private final KeyspaceRecorders recorders;
 
 	/** The run's hot keys: a cluster fault strikes the master, or the slot, of one of them. */
 	private final List<String> hotKeys;
@@ -30,15 +30,10 @@ final class ClusterLockStore implements RedisTopologyStore {
 		this.hotKeys = List.copyOf(hotKeys);
 		this.cluster = RedisCluster.start(3, 1);
 		try {
-			for (RedisProcess node : this.cluster.nodes()) {
-				KeyspaceRecorder recorder = new KeyspaceRecorder(node.port(), RunRecordsReader.LOCK_KEY_PATTERN,
-						runDirectory.resolve("keyspace-" + node.port() + ".log"));
-				this.recorders.add(recorder);
-				recorder.start(Duration.ofSeconds(10));
-			}
+			this.recorders = KeyspaceRecorders.start(this.cluster.nodes(), runDirectory);
 		}
 		catch (InterruptedException | RuntimeException ex) {
-			close();
+			this.cluster.close();
 			throw ex;
 		}
 	}
@@ -46,17 +41,18 @@ final class ClusterLockStore implements RedisTopologyStore {
 	/** The masters are the seeds: Redisson finds the rest. */
 	@Override
 	public List<String> workerArguments(String name, Duration commandTimeout) {
-		return List.of("--distlock.backend=redis",
-				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-				"--spring.data.redis.cluster.nodes=" + this.cluster.springNodes(),
-				"--spring.data.redis.timeout=" + commandTimeout.toMillis() + "ms",
-				// Names every connection of the worker, so that a connection kill finds the workers' and no other.
-				"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name);
+		return RedisWorkerArguments.of(name, commandTimeout,
+				"--spring.data.redis.cluster.nodes=" + this.cluster.springNodes());
+	}
+
+	/** The Redis key of the lock of one of the hot keys, chosen at random. */
+	private String aHotLockKey(Random random) {
+		return RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size())));
 	}
 
 	/** The master that serves the lock of one of the hot keys now, chosen at random. */
 	private RedisProcess masterOfAHotKey(Random random) {
-		return this.cluster.masterOf(RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size()))));
+		return this.cluster.masterOf(aHotLockKey(random));
 	}
 
 	/**
@@ -87,7 +83,7 @@ final class ClusterLockStore implements RedisTopologyStore {
 	 * @return the slot and the ports it moved between
 	 */
 	String migrateSlot(Random random) {
-		String lockKey = RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size())));
+		String lockKey = aHotLockKey(random);
 		int slot = this.cluster.slot(lockKey);
 		RedisProcess source = this.cluster.masterOfSlot(slot);
 		List<RedisProcess> others = this.cluster.currentMasters().stream().filter((node) -> node != source).toList();
@@ -133,14 +129,7 @@ final class ClusterLockStore implements RedisTopologyStore {
 
 	@Override
 	public void close() {
-		for (KeyspaceRecorder recorder : this.recorders) {
-			try {
-				recorder.close();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.recorders.close();
 		this.cluster.close();
 	}
 

@@ -2,7 +2,6 @@ package io.github.distlock.torture.run;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 import io.github.distlock.test.SentinelRedis;
-import io.github.distlock.torture.check.RunRecordsReader;
 
 /**
  * The Redis engine's lock store behind Sentinel: a master, a replica and three sentinels, started by distlock-redis's
@@ -22,20 +20,16 @@ final class SentinelLockStore implements RedisTopologyStore {
 
 	private final SentinelRedis sentinel;
 
-	private final List<KeyspaceRecorder> recorders = new ArrayList<>();
+	private final KeyspaceRecorders recorders;
 
 	SentinelLockStore(Path runDirectory) throws InterruptedException {
 		this.sentinel = SentinelRedis.start();
 		try {
-			for (RedisProcess server : List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica())) {
-				KeyspaceRecorder recorder = new KeyspaceRecorder(server.port(), RunRecordsReader.LOCK_KEY_PATTERN,
-						runDirectory.resolve("keyspace-" + server.port() + ".log"));
-				this.recorders.add(recorder);
-				recorder.start(Duration.ofSeconds(10));
-			}
+			this.recorders = KeyspaceRecorders
+				.start(List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica()), runDirectory);
 		}
 		catch (InterruptedException | RuntimeException ex) {
-			close();
+			this.sentinel.close();
 			throw ex;
 		}
 	}
@@ -43,13 +37,9 @@ final class SentinelLockStore implements RedisTopologyStore {
 	/** The sentinels are the addresses: they name the master. */
 	@Override
 	public List<String> workerArguments(String name, Duration commandTimeout) {
-		return List.of("--distlock.backend=redis",
-				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		return RedisWorkerArguments.of(name, commandTimeout,
 				"--spring.data.redis.sentinel.master=" + SentinelRedis.MASTER_NAME,
-				"--spring.data.redis.sentinel.nodes=" + this.sentinel.sentinelNodes(),
-				"--spring.data.redis.timeout=" + commandTimeout.toMillis() + "ms",
-				// Names every connection of the worker, so that a connection kill finds the workers' and no other.
-				"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name);
+				"--spring.data.redis.sentinel.nodes=" + this.sentinel.sentinelNodes());
 	}
 
 	/**
@@ -108,14 +98,7 @@ final class SentinelLockStore implements RedisTopologyStore {
 
 	@Override
 	public void close() {
-		for (KeyspaceRecorder recorder : this.recorders) {
-			try {
-				recorder.close();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.recorders.close();
 		this.sentinel.close();
 	}
 

@@ -158,12 +158,8 @@ public final class TortureRun {
 
 	/** Points a worker's Redis engine at the lock server. */
 	private List<String> redisArguments(String name, int lockPort) {
-		return List.of("--distlock.backend=redis",
-				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-				"--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + lockPort,
-				"--spring.data.redis.timeout=" + this.settings.commandTimeout().toMillis() + "ms",
-				// Names every connection of the worker, so that a connection kill finds the workers' and no other.
-				"--spring.data.redis.client-name=" + ClientKiller.NAME_PREFIX + name);
+		return RedisWorkerArguments.of(name, this.settings.commandTimeout(), "--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + lockPort);
 	}
 
 	private WorkerJvm startWorker(String name, List<String> storeArguments, int fencePort) {
