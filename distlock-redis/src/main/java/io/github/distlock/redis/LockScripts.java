@@ -69,6 +69,10 @@ class LockScripts {
 
 	private final StoreRefusals refusals = new StoreRefusals();
 
+	private static final Duration UNKNOWN_TIMEOUT_ANSWER_BOUND = Duration.ofSeconds(10);
+
+	private final Duration answerBound;
+
 	LockScripts(RedissonClient client, Duration commandTimeout) {
 		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
 		BatchOptions batchOptions = BatchOptions.defaults().retryAttempts(0);
@@ -79,6 +83,16 @@ class LockScripts {
 		this.client = client;
 		this.script = client.getScript(options);
 		this.batchOptions = batchOptions;
+		this.answerBound = (commandTimeout != null) ? commandTimeout.plusSeconds(1) : UNKNOWN_TIMEOUT_ANSWER_BOUND;
+	}
+
+	/**
+	 * The longest a call's answer can take: its command timeout (Redisson fails the call then, without retries) and a
+	 * second of slack. With the timeout left to the Redisson client's own configuration, a bound that covers
+	 * Redisson's default of 3 s with room to spare.
+	 */
+	Duration answerBound() {
+		return this.answerBound;
 	}
 
 	<R> R run(Script lua, ReturnType returnType, List<Object> keys, Object... args) {

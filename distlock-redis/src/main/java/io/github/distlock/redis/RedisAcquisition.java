@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -98,6 +100,12 @@ final class RedisAcquisition {
 				: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
 
+	/**
+	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
+	 * it withdraws (see {@link #giveUp()}).
+	 */
+	private CompletableFuture<List<Long>> inFlight;
+
 	RedisLockHandle run() throws InterruptedException {
 		if (this.queueMember.isEmpty()) {
 			return attemptOnce();
@@ -137,14 +145,22 @@ final class RedisAcquisition {
 		return turn;
 	}
 
-	private RedisLockHandle attemptOnce() {
+	private RedisLockHandle attemptOnce() throws InterruptedException {
 		if (this.shared == null && this.engine.heldHere(this.redisKey)) {
 			// Held in this very engine, within its lease: the answer is known without a round trip.
 			throw timedOut(null);
 		}
 		long sentAt = System.nanoTime();
 		try {
-			List<Long> reply = attempt();
+			List<Long> reply;
+			try {
+				reply = attempt();
+			}
+			catch (InterruptedException ex) {
+				// The try may take the lock after the caller stopped listening: let go of it unheard.
+				releaseQuietly();
+				throw ex;
+			}
 			if (reply.get(0) != 0L) {
 				return acquired(reply, sentAt);
 			}
@@ -269,18 +285,34 @@ final class RedisAcquisition {
 		}
 	}
 
-	private List<Long> attempt() {
+	/**
+	 * One attempt, waited for. Sent without waiting and then waited for, so that an interrupt ends the wait at once
+	 * while the attempt stays known until its answer comes ({@link #inFlight}).
+	 * @throws RedisException when Redis refused or did not answer
+	 */
+	private List<Long> attempt() throws InterruptedException {
 		long queueTtl = TimeUnit.NANOSECONDS.toMillis(Math.max(0, this.deadlineNanos - System.nanoTime()))
 				+ QUEUE_TTL_MARGIN_MILLIS;
-		if (this.shared != null) {
-			return this.engine.scripts()
-				.run(LockScripts.SHARED_ACQUIRE, ReturnType.LIST, this.shared.keys(), this.holderPrefix,
-						this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0", this.shared.mode(),
-						this.shared.permits(), this.engine.releaseChannel(this.redisKey));
+		CompletionStage<List<Long>> sent = (this.shared != null)
+				? this.engine.scripts()
+					.runByShaAsync(LockScripts.SHARED_ACQUIRE, ReturnType.LIST, this.shared.keys(), this.holderPrefix,
+							this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0", this.shared.mode(),
+							this.shared.permits(), this.engine.releaseChannel(this.redisKey))
+				: this.engine.scripts()
+					.runByShaAsync(LockScripts.ACQUIRE, ReturnType.LIST, this.acquireKeys, this.holderPrefix,
+							this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
+		CompletableFuture<List<Long>> reply = sent.toCompletableFuture();
+		this.inFlight = reply;
+		try {
+			return reply.get();
 		}
-		return this.engine.scripts()
-			.run(LockScripts.ACQUIRE, ReturnType.LIST, this.acquireKeys, this.holderPrefix, this.leaseMillis,
-					this.queueMember, queueTtl, this.queued ? "1" : "0");
+		catch (ExecutionException ex) {
+			Throwable cause = LockScripts.unwrap(ex.getCause());
+			if (cause instanceof RedisException redis) {
+				throw redis;
+			}
+			throw new RedisException("Unexpected failure of a lock attempt: " + cause, cause);
+		}
 	}
 
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
@@ -317,11 +349,17 @@ final class RedisAcquisition {
 		throw timedOut(null);
 	}
 
-	/** Stops waiting for good (interrupted, or failed): a hand-over that raced with us is passed on at once. */
+	/**
+	 * Stops waiting for good (interrupted, or failed): a hand-over that raced with us is passed on at once. An attempt
+	 * still on its way is waited for first, up to its command timeout: the withdrawal goes out on another connection,
+	 * and Redis could run it before the attempt (after a pause, say), which would then queue, or take the lock for, a
+	 * caller who is gone.
+	 */
 	private void giveUp() {
 		if (!this.sent) {
 			return;
 		}
+		boolean interrupted = awaitInFlight();
 		try {
 			if (withdraw() != 0) {
 				releaseQuietly();
@@ -330,6 +368,29 @@ final class RedisAcquisition {
 		catch (RedisException ex) {
 			// Unreachable: the queue entry expires with the caller's wait, and a hand-over with its lease.
 		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** @return whether the caller was interrupted (again) meanwhile, to be told once the withdrawal is sent */
+	private boolean awaitInFlight() {
+		CompletableFuture<List<Long>> last = this.inFlight;
+		if (last == null || last.isDone()) {
+			return false;
+		}
+		try {
+			last.get(this.engine.scripts().answerBound().toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			return true;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// Answered with a failure, or not within its timeout: the withdrawal is all there is left to do.
+		}
+		return false;
 	}
 
 	private Long withdraw() {
