@@ -157,7 +157,9 @@ final class RedisAcquisition {
 				reply = attempt();
 			}
 			catch (InterruptedException ex) {
-				// The try may take the lock after the caller stopped listening: let go of it unheard.
+				// The try may still take the lock: once it has answered (so the release cannot overtake it on another
+				// connection), let go of whatever it took.
+				awaitInFlight();
 				releaseQuietly();
 				throw ex;
 			}

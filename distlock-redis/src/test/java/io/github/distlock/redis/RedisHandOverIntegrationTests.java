@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,6 +179,58 @@ class RedisHandOverIntegrationTests {
 		}
 		assertThat(queued()).isZero();
 		assertThat(held.release()).isTrue();
+		assertThat(RedisKeys.all()).isEmpty();
+	}
+
+	/**
+	 * A single try interrupted while its attempt is on its way: Redis, paused for writes, grants the free lock only
+	 * after the interrupt. The caller hears InterruptedException and never gets the lock, so the lock it was granted
+	 * is let go of, without a loss report. (The engine sends that release only once the attempt has answered; here
+	 * the pause keeps the two in order anyway, so this shows the outcome, not the ordering.)
+	 */
+	@Test
+	void aSingleTryInterruptedWhileItsAttemptIsUnansweredLeavesNoLockBehind() throws Exception {
+		RedisLockEngine trying = engine();
+		AtomicReference<Throwable> outcome = new AtomicReference<>();
+		Thread caller;
+		try (RespClient admin = redis.client()) {
+			admin.call("CLIENT", "PAUSE", "10000", "WRITE");
+			try {
+				caller = new Thread(() -> {
+					try {
+						trying.acquire(request(Duration.ZERO)).release();
+						outcome.set(new AssertionError("acquired"));
+					}
+					catch (Throwable ex) {
+						outcome.set(ex);
+					}
+				});
+				caller.start();
+				awaitPausedClient(admin);
+				caller.interrupt();
+				// Unpaused only once the caller has seen the interrupt (it then waits, timed, for the attempt's
+				// answer, or has ended): an answer that came first would be taken, the interrupt merely flagged.
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+				while (caller.getState() != Thread.State.TIMED_WAITING && caller.getState() != Thread.State.TERMINATED
+						&& System.nanoTime() < deadline) {
+					Thread.sleep(1);
+				}
+			}
+			finally {
+				admin.call("CLIENT", "UNPAUSE");
+			}
+		}
+		caller.join(10_000);
+		assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		try (RespClient client = redis.client()) {
+			// The release is sent without waiting for its answer.
+			while (client.get(LOCK) != null && System.nanoTime() < deadline) {
+				Thread.sleep(5);
+			}
+			assertThat(client.get(LOCK)).as("the lock granted after the interrupt, let go of").isNull();
+		}
+		assertThat(this.lost).isEmpty();
 		assertThat(RedisKeys.all()).isEmpty();
 	}
 
