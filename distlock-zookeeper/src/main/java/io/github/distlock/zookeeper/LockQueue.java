@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -43,12 +44,29 @@ final class LockQueue {
 	 * @return the node's full path
 	 */
 	String enqueue(Stat stat) throws Exception {
-		return this.client.create()
+		String node = this.client.create()
 			.storingStatIn(stat)
 			.creatingParentContainersIfNeeded()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath(ZKPaths.makePath(this.directory, LockPaths.NODE_PREFIX));
+		if (stat.getCzxid() == 0) {
+			// The create's answer was lost and Curator found the node again by its protected name: that leaves the
+			// stat unfilled, and a token of 0. The node's own stat says when it was created.
+			try {
+				Stat found = this.client.checkExists().forPath(node);
+				if (found == null) {
+					throw new KeeperException.NoNodeException(node);
+				}
+				stat.setCzxid(found.getCzxid());
+				stat.setEphemeralOwner(found.getEphemeralOwner());
+			}
+			catch (Exception ex) {
+				removeInBackground(node);
+				throw ex;
+			}
+		}
+		return node;
 	}
 
 	/**

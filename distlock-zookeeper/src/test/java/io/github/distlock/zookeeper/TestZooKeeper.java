@@ -78,6 +78,21 @@ final class TestZooKeeper implements AutoCloseable {
 		}
 	}
 
+	/** Creates a lock's directory ahead of its first node, so that the node's create is the first request naming it. */
+	void createDirectory(String name, String key) throws Exception {
+		this.admin.create().creatingParentsIfNeeded().forPath(this.paths.lockDirectory(name, key));
+	}
+
+	/** The directory of a lock's nodes. */
+	String directory(String name, String key) {
+		return this.paths.lockDirectory(name, key);
+	}
+
+	/** The creation zxid of one of a lock's nodes, read without the engines. */
+	long creationZxid(String name, String key, String node) throws Exception {
+		return this.admin.checkExists().forPath(this.paths.lockDirectory(name, key) + "/" + node).getCzxid();
+	}
+
 	/** Deletes every node of a lock, as an operator would. */
 	void deleteNodes(String name, String key) {
 		String directory = this.paths.lockDirectory(name, key);

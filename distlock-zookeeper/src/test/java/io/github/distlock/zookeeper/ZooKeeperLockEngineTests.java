@@ -272,6 +272,27 @@ class ZooKeeperLockEngineTests {
 		assertThat(engine.heldCount()).isZero();
 	}
 
+	/**
+	 * The torture run's finding: a create whose answer is lost (the server applied it, the connection failed) is
+	 * found again by Curator through the node's protected name, which leaves the create's stat unfilled. The lock
+	 * must still carry its node's creation zxid as its token, not 0, which would fence nothing.
+	 */
+	@Test
+	void aLockWhoseCreateAnswerWasLostStillHasItsNodesZxidAsToken() throws Exception {
+		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
+			ZooKeeperLockEngine engine = engineOn(proxiedClient(proxy));
+			zooKeeper.createDirectory("zk", "lost-create");
+			proxy.dropAnswerTo(zooKeeper.directory("zk", "lost-create") + "/");
+			LockHandle held = engine.acquire(request("lost-create", Duration.ofSeconds(10)));
+			assertThat(proxy.dropped()).as("the create's answer was lost").isTrue();
+			List<String> nodes = zooKeeper.nodes("zk", "lost-create");
+			assertThat(nodes).as("one node, found again, no orphan").hasSize(1);
+			assertThat(held.token()).isPositive().isEqualTo(zooKeeper.creationZxid("zk", "lost-create", nodes.get(0)));
+			assertThat(held.release()).isTrue();
+			assertThat(this.lost).isEmpty();
+		}
+	}
+
 	@Test
 	void aReleaseWhoseAnswerIsLostIsNoLoss() throws Exception {
 		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
