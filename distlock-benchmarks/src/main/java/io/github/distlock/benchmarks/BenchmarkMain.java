@@ -22,7 +22,7 @@ import io.github.distlock.benchmarks.zookeeper.ZooKeeperBenchmark;
  *
  * <pre>
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar [--smoke] [--out FILE] [--scenarios a,b] [--systems a,b]
- * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --scale [--out FILE]   (100,000 held locks, 1,000,000 keys)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --scale [--out FILE]   (the scale figures)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --jdbc [--smoke] [--out FILE]   (the database engines)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --keyset [--smoke] [--out FILE] (two keys at once)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --shared [--smoke] [--out FILE] (read/write, permits)

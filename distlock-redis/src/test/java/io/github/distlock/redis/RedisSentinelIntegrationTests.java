@@ -143,8 +143,9 @@ class RedisSentinelIntegrationTests {
 	/**
 	 * The README's least-privilege ACL, set on the master and the replica (ACLs are per server, and the replica is
 	 * the next master), carries a lock's life through Sentinel and across a failover: acquire, a waiter handed the
-	 * lock, renewal, verification or a reported loss, release, and a new lock on the new master, without one refusal. The sentinels
-	 * themselves ask for nothing here; a Sentinel with its own password takes {@code spring.data.redis.sentinel.*}.
+	 * lock, renewal, verification or a reported loss, release, and a new lock on the new master, without one
+	 * refusal. The sentinels themselves ask for nothing here; a Sentinel with its own password takes
+	 * {@code spring.data.redis.sentinel.*}.
 	 */
 	@Test
 	void theReadmeAclOnMasterAndReplicaRunsALocksLifeAcrossAFailover() throws Exception {

@@ -17,8 +17,8 @@ import io.github.distlock.benchmarks.scenarios.UncontendedScenario;
 import io.github.distlock.benchmarks.systems.RedissonLockSystem;
 
 /**
- * Compares distlock's results with the goals of issues 6 and 17 and says, for each, whether it is met and by how much it is
- * missed. A goal without a measurement counts as missed.
+ * Compares distlock's results with the goals of issues 6 and 17 and says, for each, whether it is met and by how
+ * much it is missed. A goal without a measurement counts as missed.
  */
 public final class TargetCheck {
 

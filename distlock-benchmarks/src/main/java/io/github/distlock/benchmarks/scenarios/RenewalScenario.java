@@ -70,7 +70,8 @@ public final class RenewalScenario implements Scenario {
 
 	@Override
 	public List<String> metrics() {
-		return List.of(MEMORY, CLIENT_HEAP, SCRIPT_CALLS, SCRIPT_CALLS_SMALL, RENEWALS, COMMANDS, CPU, LOST, KEYS_AFTER_RELEASE);
+		return List.of(MEMORY, CLIENT_HEAP, SCRIPT_CALLS, SCRIPT_CALLS_SMALL, RENEWALS, COMMANDS, CPU, LOST,
+				KEYS_AFTER_RELEASE);
 	}
 
 	@Override

@@ -21,7 +21,8 @@ interface DatabaseLockStore extends AutoCloseable {
 		return switch (store) {
 			case POSTGRESQL -> new PostgresLockStore();
 			case MARIADB -> new MariaDbLockStore();
-			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, ZOOKEEPER, ETCD -> throw new IllegalArgumentException(store + " is no database lock store");
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, ZOOKEEPER, ETCD ->
+				throw new IllegalArgumentException(store + " is no database lock store");
 		};
 	}
 
