@@ -38,7 +38,9 @@ final class TestZooKeeper implements AutoCloseable {
 		// Every lock and release is a transaction; an fsync for each would make the suite crawl on a slow disk.
 		System.setProperty("zookeeper.forceSync", "no");
 		// Unlimited connections from one host: every engine is a client of its own.
-		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0);
+		ServerPorts.keepTheJvmOnServerFailure();
+		InstanceSpec spec = new InstanceSpec(null, ServerPorts.free(), ServerPorts.free(), ServerPorts.free(), true, -1,
+				TICK_MS, 0);
 		this.server = new TestingServer(spec, true);
 		this.admin = newClient();
 	}

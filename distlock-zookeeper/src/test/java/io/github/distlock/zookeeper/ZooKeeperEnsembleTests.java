@@ -50,12 +50,14 @@ class ZooKeeperEnsembleTests {
 
 	@BeforeEach
 	void startEnsemble() throws Exception {
+		ServerPorts.keepTheJvmOnServerFailure();
 		System.setProperty("zookeeper.forceSync", "no");
 		// "srvr" tells a server's role, so the test knows which one leads.
 		System.setProperty("zookeeper.4lw.commands.whitelist", "srvr");
 		List<InstanceSpec> specs = new ArrayList<>();
 		for (int id = 1; id <= 3; id++) {
-			specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MS, 0));
+			specs.add(new InstanceSpec(null, ServerPorts.free(), ServerPorts.free(), ServerPorts.free(), true, id,
+					TICK_MS, 0));
 		}
 		this.cluster = new TestingCluster(specs);
 		this.cluster.start();
