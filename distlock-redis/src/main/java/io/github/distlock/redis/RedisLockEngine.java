@@ -226,10 +226,9 @@ public final class RedisLockEngine
 		}
 		if (acknowledged >= this.replicas.replicas()) {
 			for (RedisLockHandle handle : all) {
-				handle.handOut();
-				LostLock.Reason lostMeanwhile = handle.lossReason();
-				if (lostMeanwhile != null) {
-					reportLoss(handle, lostMeanwhile);
+				// Decided under the handle's lock, so a loss the watchdog finds just now is reported once, not twice.
+				if (handle.handOut()) {
+					reportLoss(handle, handle.lossReason());
 				}
 			}
 			return first;
@@ -603,7 +602,7 @@ public final class RedisLockEngine
 	}
 
 	private void reportLoss(RedisLockHandle handle, LostLock.Reason reason) {
-		if (handle.isHeldBack()) {
+		if (handle.deferLoss()) {
 			// The caller does not have it yet: reported when handed out, if it ever is (see confirmReplicated).
 			logger.debug("A grant awaiting replica acknowledgement was lost (" + reason + "): " + handle);
 			return;

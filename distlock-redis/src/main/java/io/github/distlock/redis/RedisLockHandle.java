@@ -30,7 +30,10 @@ final class RedisLockHandle extends LeasedLockHandle {
 	 * True while the grant waits for replicas to acknowledge it ({@code distlock.redis.min-replicas-acked}): the
 	 * caller does not have it yet, so its loss is nobody's to hear of.
 	 */
-	private volatile boolean heldBack;
+	private boolean heldBack;
+
+	/** A loss found while the grant was held back, to be reported when it is handed out. */
+	private boolean lossDeferred;
 
 	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
 			String holderPrefix, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
@@ -45,16 +48,27 @@ final class RedisLockHandle extends LeasedLockHandle {
 	}
 
 	/** Keeps the grant from the caller until the replicas confirm it. */
-	void holdBack() {
+	synchronized void holdBack() {
 		this.heldBack = true;
 	}
 
-	/** Gives the confirmed grant to the caller: from now on a loss is reported. */
-	void handOut() {
+	/**
+	 * Gives the confirmed grant to the caller: from now on a loss is reported at once.
+	 * @return whether a loss was found while it was held back, which the caller must now hear of (once: a loss found
+	 * from here on is reported where it is found, never deferred)
+	 */
+	synchronized boolean handOut() {
 		this.heldBack = false;
+		boolean deferred = this.lossDeferred;
+		this.lossDeferred = false;
+		return deferred;
 	}
 
-	boolean isHeldBack() {
+	/** @return whether the loss just found must wait for the hand-out (the grant is held back) */
+	synchronized boolean deferLoss() {
+		if (this.heldBack) {
+			this.lossDeferred = true;
+		}
 		return this.heldBack;
 	}
 
