@@ -74,6 +74,9 @@ public final class RedisLockEngine
 	/** Gives a lock its holder is done with a set time more; loaded here, beside the one method that runs it. */
 	private static final LockScripts.Script RELEASE_AFTER = LockScripts.Script.load("release_after.lua");
 
+	/** Raises a token floor for a {@link RedLockEngine}; loaded here, beside the one method that runs it. */
+	private static final LockScripts.Script RAISE_FLOOR = LockScripts.Script.load("token.lua", "raise_floor.lua");
+
 	private final RedisLockKeys keys;
 
 	private final LockScripts scripts;
@@ -98,7 +101,13 @@ public final class RedisLockEngine
 
 	private final AtomicInteger waiting = new AtomicInteger();
 
-	private final LockEngineStatistics statistics = new LockEngineStatistics();
+	private final LockEngineStatistics statistics;
+
+	/**
+	 * Whether this engine serves one master of a {@link RedLockEngine}: its losses are parts of a lock that may still
+	 * be held on a majority, which the RedLock engine judges and reports, so they are not reported here.
+	 */
+	private final boolean redLockPart;
 
 	/** The lock key of every lock this engine holds, so a single try on one of them needs no round trip. */
 	private final ConcurrentHashMap<String, RedisLockHandle> heldHere = new ConcurrentHashMap<>();
@@ -150,6 +159,24 @@ public final class RedisLockEngine
 
 	private RedisLockEngine(LockScripts scripts, RedissonClient client, String keyPrefix,
 			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas) {
+		this(scripts, client, keyPrefix, lostListener, maxPoll, replicas, new LockEngineStatistics(), false);
+	}
+
+	/**
+	 * The engine of one master of a {@link RedLockEngine}: single tries only, renewals counted in the RedLock
+	 * engine's statistics, and losses left to it.
+	 */
+	static RedisLockEngine redLockPart(RedissonClient client, String keyPrefix, Duration nodeTimeout,
+			LockEngineStatistics statistics) {
+		return new RedisLockEngine(new LockScripts(client, nodeTimeout), client, keyPrefix, (lost) -> {
+		}, DEFAULT_MAX_POLL, ReplicaAcknowledgement.NONE, statistics, true);
+	}
+
+	private RedisLockEngine(LockScripts scripts, RedissonClient client, String keyPrefix,
+			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas,
+			LockEngineStatistics statistics, boolean redLockPart) {
+		this.statistics = statistics;
+		this.redLockPart = redLockPart;
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keys = new RedisLockKeys(keyPrefix);
 		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
@@ -607,6 +634,10 @@ public final class RedisLockEngine
 			logger.debug("A grant awaiting replica acknowledgement was lost (" + reason + "): " + handle);
 			return;
 		}
+		if (this.redLockPart) {
+			logger.debug("A RedLock part was lost (" + reason + "): " + handle);
+			return;
+		}
 		this.statistics.countLoss();
 		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
 		try {
@@ -615,6 +646,17 @@ public final class RedisLockEngine
 		catch (RuntimeException ex) {
 			logger.warn("A LockLostListener failed for " + handle, ex);
 		}
+	}
+
+	/**
+	 * Raises the token floor of a lock this engine holds to {@code token} (never lowers it), so that the next grant
+	 * of any lock in its hash slot here gets a larger token: how a {@link RedLockEngine} makes the token of a majority
+	 * the floor on each of its masters.
+	 */
+	CompletionStage<Object> raiseFloor(LockHandle part, long token) {
+		String lockKey = this.keys.lockKey(part.name(), part.key());
+		return this.scripts.runAsync(RAISE_FLOOR, ReturnType.LONG, List.of(this.floors.of(lockKey)),
+				Long.toString(token));
 	}
 
 	/** Locks this engine holds now. */

@@ -1,0 +1,312 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+
+import io.github.distlock.LostLock;
+import io.github.distlock.engine.DisplayedKey;
+import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.LockHandle;
+
+/**
+ * A RedLock: one lock on each of a majority (or more) of the masters, its parts, each renewed by its own master's
+ * engine. The lock is held while a majority of its parts are; it is lost when the loss of a part leaves fewer, with
+ * that part's reason. A part lost while a majority still holds is no loss of the caller's, and nobody hears of it.
+ */
+final class RedLockHandle implements LockHandle {
+
+	private enum State {
+
+		HELD, RELEASING, RELEASED, LOST
+
+	}
+
+	private final RedLockEngine engine;
+
+	private final String name;
+
+	private final String key;
+
+	private final long token;
+
+	private final String holder;
+
+	private final long acquiredAtNanos;
+
+	/** What clocks may drift apart between masters over one lease: subtracted from every deadline believed here. */
+	private final long driftNanos;
+
+	private final int majority;
+
+	/** The part on each master, by the master's index; null where this lock has none. */
+	private final List<LockHandle> parts;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
+
+	private volatile LostLock.Reason lossReason;
+
+	/** Whether the caller has this lock: until then a loss stops the hand-out instead of being reported. */
+	private boolean handedOut;
+
+	RedLockHandle(RedLockEngine engine, String name, String key, long token, String holder, long acquiredAtNanos,
+			long driftNanos, int majority, List<LockHandle> parts) {
+		this.engine = engine;
+		this.name = name;
+		this.key = key;
+		this.token = token;
+		this.holder = holder;
+		this.acquiredAtNanos = acquiredAtNanos;
+		this.driftNanos = driftNanos;
+		this.majority = majority;
+		this.parts = parts;
+	}
+
+	/** Starts listening for the loss of parts; before this the handle is not handed out. */
+	void watchParts() {
+		for (LockHandle part : this.parts) {
+			if (part != null) {
+				part.onLost(() -> partLost(part));
+			}
+		}
+	}
+
+	/**
+	 * Gives the lock to the caller, if a majority of its parts still holds it.
+	 * @return false when too many parts were lost since they were granted: the caller must not have it
+	 */
+	synchronized boolean handOut() {
+		if (this.state.get() != State.HELD || heldParts() < this.majority) {
+			return false;
+		}
+		this.handedOut = true;
+		return true;
+	}
+
+	private void partLost(LockHandle part) {
+		synchronized (this) {
+			if (!this.handedOut || heldParts() >= this.majority) {
+				return;
+			}
+		}
+		if (moveToLost(State.HELD, part.lossReason())) {
+			this.engine.lost(this);
+		}
+	}
+
+	/** How many parts are not lost. */
+	int heldParts() {
+		int held = 0;
+		for (LockHandle part : this.parts) {
+			if (part != null && !part.isLost()) {
+				held++;
+			}
+		}
+		return held;
+	}
+
+	/** The parts, by master index; null where this lock has none. */
+	List<LockHandle> parts() {
+		return this.parts;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	@Override
+	public long token() {
+		return this.token;
+	}
+
+	/**
+	 * Until when a majority of the masters is known to keep the lock: the majority-th latest of the held parts'
+	 * deadlines, less the clock drift.
+	 */
+	@Override
+	public long leaseDeadlineNanos() {
+		long[] deadlines = this.parts.stream()
+			.filter((part) -> part != null && !part.isLost())
+			.mapToLong(LockHandle::leaseDeadlineNanos)
+			.toArray();
+		if (deadlines.length < this.majority) {
+			return this.acquiredAtNanos;
+		}
+		// Sorted by their distance from one point, so that nanoTime's overflow cannot reorder them.
+		long origin = this.acquiredAtNanos;
+		long[] offsets = Arrays.stream(deadlines).map((deadline) -> deadline - origin).sorted().toArray();
+		return origin + offsets[offsets.length - this.majority] - this.driftNanos;
+	}
+
+	@Override
+	public LostLock.Reason lossReason() {
+		return this.lossReason;
+	}
+
+	@Override
+	public boolean isLost() {
+		return this.state.get() == State.LOST;
+	}
+
+	boolean isHeld() {
+		return this.state.get() == State.HELD;
+	}
+
+	@Override
+	public void onLost(Runnable action) {
+		this.lossActions.add(action);
+		if (this.state.get() == State.LOST && this.lossActions.remove(action)) {
+			action.run();
+		}
+	}
+
+	/**
+	 * Asks every held part's master at once; the lock is ours while a majority says so. A part found not owned is
+	 * lost (and, when that leaves too few, so is this lock, reported once).
+	 */
+	@Override
+	public boolean verify() {
+		if (!isHeld()) {
+			return false;
+		}
+		boolean owned = askHeldParts(LockHandle::verify) >= this.majority;
+		if (!owned && moveToLost(State.HELD, LostLock.Reason.NOT_OWNED)) {
+			this.engine.lost(this);
+		}
+		return owned && isHeld();
+	}
+
+	@Override
+	public boolean extend(Duration ttl) {
+		requireAtLeastOneMillisecond(ttl);
+		if (!isHeld()) {
+			return false;
+		}
+		return askHeldParts((part) -> part.extend(ttl)) >= this.majority && isHeld();
+	}
+
+	@Override
+	public boolean release() {
+		return end((part) -> part.release());
+	}
+
+	@Override
+	public boolean releaseAfter(Duration ttl) {
+		requireAtLeastOneMillisecond(ttl);
+		return end((part) -> part.releaseAfter(ttl));
+	}
+
+	/**
+	 * Releases (now or later) every part at once. Released on a majority, the lock was ours; owned by fewer even if
+	 * every unanswered master still held it, it was lost while held, and that is reported. In between, nobody can
+	 * tell: the parts not released expire with their leases, and the caller hears why.
+	 */
+	private boolean end(PartCall ending) {
+		if (!this.state.compareAndSet(State.HELD, State.RELEASING)) {
+			return false;
+		}
+		this.engine.forget(this);
+		List<RedLockMasters.Answer<Boolean>> answers = ask(ending);
+		int released = 0;
+		int unanswered = 0;
+		for (RedLockMasters.Answer<Boolean> answer : answers) {
+			if (answer == null) {
+				continue;
+			}
+			if (answer.is(Boolean.TRUE)) {
+				released++;
+			}
+			else if (answer.failure() != null) {
+				unanswered++;
+			}
+		}
+		if (released >= this.majority) {
+			this.state.set(State.RELEASED);
+			return true;
+		}
+		if (released + unanswered >= this.majority) {
+			this.state.set(State.RELEASED);
+			throw new RedLockQuorumException(this + " was released on " + released + " of the "
+					+ this.engine.masterCount() + " Redis masters, and " + unanswered + " did not answer: RedLock "
+					+ "needs " + this.majority + " to tell. The parts not released expire with their leases.",
+					released, this.majority);
+		}
+		if (moveToLost(State.RELEASING, LostLock.Reason.NOT_OWNED)) {
+			this.engine.lost(this);
+		}
+		return false;
+	}
+
+	/** @return how many held parts answered true */
+	private int askHeldParts(PartCall call) {
+		int yes = 0;
+		for (RedLockMasters.Answer<Boolean> answer : ask((part) -> !part.isLost() && call.apply(part))) {
+			if (answer != null && answer.is(Boolean.TRUE)) {
+				yes++;
+			}
+		}
+		return yes;
+	}
+
+	/** Puts the call to every part at once; null answers where there is no part. */
+	private List<RedLockMasters.Answer<Boolean>> ask(PartCall call) {
+		IntFunction<Boolean> onPart = (index) -> {
+			LockHandle part = this.parts.get(index);
+			return (part != null) ? call.apply(part) : null;
+		};
+		List<RedLockMasters.Answer<Boolean>> answers = this.engine.masters().askAll(this.parts.size(), onPart);
+		return answers.stream().map((answer) -> (answer.failure() == null && answer.value() == null) ? null : answer)
+			.toList();
+	}
+
+	private boolean moveToLost(State from, LostLock.Reason reason) {
+		if (!this.state.compareAndSet(from, State.LOST)) {
+			return false;
+		}
+		this.lossReason = reason;
+		for (Runnable action : this.lossActions) {
+			if (this.lossActions.remove(action)) {
+				action.run();
+			}
+		}
+		return true;
+	}
+
+	HeldLockView view(long nowNanos) {
+		return new HeldLockView(this.name, this.key, this.token, this.holder,
+				Duration.ofNanos(nowNanos - this.acquiredAtNanos), Duration.ofNanos(leaseDeadlineNanos() - nowNanos));
+	}
+
+	private static void requireAtLeastOneMillisecond(Duration ttl) {
+		Objects.requireNonNull(ttl, "ttl");
+		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RedLock '" + this.name + "' key '" + DisplayedKey.of(this.key) + "' token " + this.token;
+	}
+
+	/** A call on one part. */
+	@FunctionalInterface
+	private interface PartCall {
+
+		boolean apply(LockHandle part);
+
+	}
+
+}
