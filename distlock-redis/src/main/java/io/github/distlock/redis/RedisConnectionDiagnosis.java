@@ -92,6 +92,22 @@ final class RedisConnectionDiagnosis {
 				+ RedisFailures.serverMessage(root), "Check the Redis settings and that Redis runs.", failure);
 	}
 
+	/**
+	 * Whether a failed connection met no server that answered: nothing listening, an unknown host, no connection or
+	 * no answer in time. A server that refused (credentials, a permission, a certificate) is not unreachable.
+	 */
+	static boolean unreachable(Throwable failure) {
+		List<Throwable> chain = chain(failure);
+		if (find(chain, RedisWrongPasswordException.class) != null
+				|| find(chain, RedisAuthRequiredException.class) != null || refusal(chain) != null
+				|| find(chain, SSLException.class) != null) {
+			return false;
+		}
+		return find(chain, ConnectException.class) != null || find(chain, UnknownHostException.class) != null
+				|| find(chain, io.netty.channel.ConnectTimeoutException.class) != null
+				|| find(chain, RedisTimeoutException.class) != null || find(chain, TimeoutException.class) != null;
+	}
+
 	/** A server that took the connection and then said nothing: most often a TLS mismatch. */
 	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure) {
 		String store = target.description();

@@ -186,7 +186,7 @@ public final class RedisLockEngine
 		this.engineId = HexFormat.of().formatHex(id);
 		this.cluster = client.getConfig().isClusterConfig();
 		this.floors = new TokenFloors(keyPrefix, this.cluster);
-		this.announcements = this.cluster
+		this.announcements = redLockPart ? new UnheardAnnouncements(keyPrefix + ":released") : this.cluster
 				? new ShardedReleaseSignals(client, this.engineId, this.turnstiles::signal)
 				: new ReleaseSignals(client, keyPrefix + ":released", this.engineId, this.turnstiles::signal);
 		// On Cluster, the watchdog hands every due lock to one renewal, which splits them by slot itself.
@@ -753,6 +753,29 @@ public final class RedisLockEngine
 	public void close() {
 		this.watchdog.close();
 		this.announcements.close();
+	}
+
+	/**
+	 * The announcements of a {@link RedLockEngine}'s part engine, which only ever tries once and so never waits for
+	 * one: its releases still announce (to nobody of its own), and it subscribes to nothing, so a master that is down
+	 * when the engine starts costs no subscription timeout.
+	 */
+	private record UnheardAnnouncements(String channel) implements ReleaseAnnouncements {
+
+		@Override
+		public String channel(String lockKey) {
+			return this.channel;
+		}
+
+		@Override
+		public Subscription subscribe(String lockKey) {
+			return null;
+		}
+
+		@Override
+		public void close() {
+		}
+
 	}
 
 }

@@ -51,6 +51,8 @@ public final class RedisStartupCheck {
 	 */
 	public static void connect(Config config) {
 		Config probe = new Config(config);
+		// A lazy client would connect at its first command: the probe must connect now.
+		probe.setLazyInitialization(false);
 		RedisTarget target = RedisTarget.of(probe);
 		if (target == null) {
 			return;

@@ -56,6 +56,8 @@ public class DistLockProperties {
 
 	private final Redis redis = new Redis();
 
+	private final Redlock redlock = new Redlock();
+
 	private final Jdbc jdbc = new Jdbc();
 
 	private final Zookeeper zookeeper = new Zookeeper();
@@ -146,6 +148,10 @@ public class DistLockProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Redlock getRedlock() {
+		return this.redlock;
 	}
 
 	public Health getHealth() {
@@ -275,6 +281,86 @@ public class DistLockProperties {
 
 		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
 			this.replicaAckTimeout = replicaAckTimeout;
+		}
+
+	}
+
+	/**
+	 * A RedLock over independent Redis masters, instead of one Redis: set {@code nodes} to turn it on.
+	 */
+	public static class Redlock {
+
+		/**
+		 * The independent Redis masters (redis:// or rediss:// URLs, at least 3, best an odd number), each a single
+		 * server and no replica of another. A lock is held when a majority of them hold it. When set, distlock locks
+		 * on these instead of spring.data.redis.*.
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		/** The user distlock connects to every master as (Redis ACL), or unset for the default user. */
+		private String username;
+
+		/** The password distlock connects to every master with. */
+		private String password;
+
+		/**
+		 * How long one master's answer is waited for: a lock attempt takes at most this long whichever masters are
+		 * down. Far below the lease; on one network, a few round trips.
+		 */
+		private Duration nodeTimeout = Duration.ofMillis(200);
+
+		/** How long connecting to one master may take. */
+		private Duration connectTimeout = Duration.ofSeconds(1);
+
+		/** The longest random pause between attempts when a lock is held elsewhere or no majority was reached. */
+		private Duration retryDelay = Duration.ofMillis(50);
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public Duration getNodeTimeout() {
+			return this.nodeTimeout;
+		}
+
+		public void setNodeTimeout(Duration nodeTimeout) {
+			this.nodeTimeout = nodeTimeout;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Duration getRetryDelay() {
+			return this.retryDelay;
+		}
+
+		public void setRetryDelay(Duration retryDelay) {
+			this.retryDelay = retryDelay;
 		}
 
 	}

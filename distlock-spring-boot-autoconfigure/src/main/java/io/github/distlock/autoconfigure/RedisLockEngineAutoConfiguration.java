@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 
 import io.github.distlock.LockLostListener;
@@ -24,13 +25,15 @@ import io.github.distlock.redis.ReplicaAcknowledgement;
  * The Redis lock engine, when {@code distlock-redis} and Redisson are on the class path and
  * {@code distlock.backend} is {@code redis} or unset with no other engine present: on the application's {@link RedissonClient}, or one built from
  * a Redisson file ({@code distlock.redis.config}) or Spring Boot's Redis settings. The connection is checked before
- * the first lock ({@link RedisStartupCheck}).
+ * the first lock ({@link RedisStartupCheck}). With {@code distlock.redlock.nodes} set, the RedLock engine takes its place
+ * ({@link RedLockEngineAutoConfiguration}).
  */
 @AutoConfiguration(before = DistLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({ RedissonClient.class, RedisLockEngine.class })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnLockBackend(LockBackend.REDIS)
+@Conditional(RedLockConditions.NodesUnset.class)
 @EnableConfigurationProperties(DistLockProperties.class)
 @Import({ RedissonFromYamlConfiguration.class, RedissonFromDataRedisConfiguration.class })
 public final class RedisLockEngineAutoConfiguration {

@@ -264,7 +264,8 @@ class DistLockAutoConfigurationTests {
 	@Test
 	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
 		List<Method> beanMethods = Stream
-			.of(RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class,
+			.of(RedisLockEngineAutoConfiguration.class, RedLockEngineAutoConfiguration.class,
+					DistLockAutoConfiguration.class,
 					DistLockAutoConfiguration.TransactionGuardConfiguration.class, DistLockMetricsAutoConfiguration.class,
 					DistLockHealthContributorAutoConfiguration.HealthIndicatorConfiguration.class,
 					DistLocksEndpointAutoConfiguration.EndpointConfiguration.class, RedissonFromYamlConfiguration.class,
@@ -272,7 +273,7 @@ class DistLockAutoConfigurationTests {
 			.flatMap((type) -> Arrays.stream(type.getDeclaredMethods()))
 			.filter((method) -> method.isAnnotationPresent(Bean.class))
 			.toList();
-		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(12)
+		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(14)
 			.allSatisfy((method) -> assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
 				.as(method.toString())
 				.isTrue());

@@ -1,0 +1,76 @@
+package io.github.distlock.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import io.github.distlock.redis.RedLockStartupCheck;
+
+/**
+ * One Redisson client per RedLock master, built from {@code distlock.redlock.*} and shut down with the context.
+ * <p>
+ * Every client is lazy: a master that is down at start-up is connected to when it comes back, and costs the
+ * others nothing. Commands are never retried: one node timeout is all a master gets per call.
+ */
+final class RedLockClients implements AutoCloseable {
+
+	private final List<RedissonClient> clients;
+
+	private final List<Boolean> reachable;
+
+	private RedLockClients(List<RedissonClient> clients, List<Boolean> reachable) {
+		this.clients = clients;
+		this.reachable = reachable;
+	}
+
+	/**
+	 * Checks the masters ({@link RedLockStartupCheck}) and builds their clients.
+	 * @throws io.github.distlock.LockStoreConnectionException when a master refuses, or no majority can be reached
+	 */
+	static RedLockClients connect(DistLockProperties.Redlock settings) {
+		List<Config> configs = settings.getNodes().stream().map((node) -> config(node.strip(), settings)).toList();
+		List<Boolean> reachable = RedLockStartupCheck.connect(configs);
+		List<RedissonClient> clients = new ArrayList<>();
+		for (Config config : configs) {
+			clients.add(Redisson.create(config));
+		}
+		return new RedLockClients(clients, reachable);
+	}
+
+	static Config config(String node, DistLockProperties.Redlock settings) {
+		Config config = new Config();
+		config.setLazyInitialization(true);
+		config.setUsername(settings.getUsername());
+		config.setPassword(settings.getPassword());
+		config.useSingleServer()
+			.setAddress(node)
+			.setTimeout(millis(settings.getNodeTimeout()))
+			.setConnectTimeout(millis(settings.getConnectTimeout()))
+			.setRetryAttempts(0)
+			.setConnectionMinimumIdleSize(DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS);
+		return config;
+	}
+
+	private static int millis(java.time.Duration duration) {
+		return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
+	}
+
+	List<RedissonClient> clients() {
+		return this.clients;
+	}
+
+	/** Whether each master answered at start-up. */
+	List<Boolean> reachable() {
+		return this.reachable;
+	}
+
+	@Override
+	public void close() {
+		this.clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+	}
+
+}

@@ -1,0 +1,158 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.distlock.LockStoreConnectionException;
+import io.github.distlock.actuate.DistLockHealthIndicator;
+import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.redis.RedLockEngine;
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RedisServers;
+import io.github.distlock.test.RespClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code distlock.redlock.nodes} turns the RedLock engine on, over real redis-server processes: locks land on every
+ * master, start-up tolerates a minority of masters down and fails clearly without a majority or with wrong
+ * credentials, and no client is built from {@code spring.data.redis.*}.
+ */
+class RedLockAutoConfigurationTests {
+
+	private static final List<RedisProcess> masters = new ArrayList<>();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				RedLockEngineAutoConfiguration.class, RedisLockEngineAutoConfiguration.class,
+				DistLockAutoConfiguration.class, DistLockHealthContributorAutoConfiguration.class))
+		.withUserConfiguration(Services.class)
+		// Nothing listens there: a client built from Spring Boot's Redis settings would fail the start-up.
+		.withPropertyValues("spring.data.redis.port=1", "distlock.redlock.nodes=" + nodes());
+
+	@BeforeAll
+	static void start() {
+		for (int i = 0; i < 5; i++) {
+			masters.add(RedisServers.startProcess());
+		}
+	}
+
+	@AfterEach
+	void restartKilled() {
+		masters.stream().filter((master) -> !master.isAlive()).forEach(RedisProcess::restart);
+	}
+
+	@AfterAll
+	static void stop() {
+		masters.forEach(RedisProcess::close);
+	}
+
+	private static String nodes() {
+		return masters.stream().map(RedisProcess::url).collect(Collectors.joining(","));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Services {
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
+	}
+
+	@Test
+	void anAnnotatedLockIsHeldOnEveryMasterAndHealthReportsThem() throws Exception {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(RedLockEngine.class).doesNotHaveBean(RedissonClient.class);
+			assertThat(context.getBean(LockEngine.class)).isInstanceOf(RedLockEngine.class);
+			int holders = context.getBean(OrderService.class).shared("redlock", () -> holders("redlock"));
+			assertThat(holders).isEqualTo(5);
+			assertThat(holders("redlock")).as("released everywhere").isZero();
+			Health health = context.getBean(DistLockHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("masters", 5);
+		});
+	}
+
+	@Test
+	void twoMastersDownAtStartUpStillStartAndLock() {
+		masters.get(3).kill();
+		masters.get(4).kill();
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			int holders = context.getBean(OrderService.class).shared("minority-down", () -> holders("minority-down"));
+			assertThat(holders).isEqualTo(3);
+			assertThat(context.getBean(DistLockHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+		});
+	}
+
+	@Test
+	void threeMastersDownFailTheStartUpNamingThem() {
+		masters.get(0).kill();
+		masters.get(2).kill();
+		masters.get(4).kill();
+		this.runner.run((context) -> {
+			assertThat(context).hasFailed();
+			LockStoreConnectionException failure = StartupFailures.connectionFailure(context.getStartupFailure());
+			assertThat(failure.getMessage()).startsWith("Only 2 of 5 RedLock masters could be reached, and a lock "
+					+ "needs 3: master #1: Connection refused")
+				.contains("master #3: ", "master #5: ")
+				.doesNotContain("master #2", "master #4");
+		});
+	}
+
+	@Test
+	void aWrongPasswordFailsTheStartUpNamingTheMasterAndNotThePassword() {
+		try (RespClient first = masters.get(0).client()) {
+			first.call("ACL", "SETUSER", "locker", "on", ">right-one", "~*", "&*", "+@all");
+		}
+		try {
+			long start = System.nanoTime();
+			this.runner.withPropertyValues("distlock.redlock.username=locker",
+					"distlock.redlock.password=wrong-one").run((context) -> {
+						assertThat(context).hasFailed();
+						LockStoreConnectionException failure = StartupFailures
+							.connectionFailure(context.getStartupFailure());
+						assertThat(failure.getMessage()).startsWith("RedLock master #1 of 5: Authentication failed")
+							.doesNotContain("wrong-one");
+					});
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		}
+		finally {
+			try (RespClient first = masters.get(0).client()) {
+				first.call("ACL", "DELUSER", "locker");
+			}
+		}
+	}
+
+	private static int holders(String key) {
+		int holders = 0;
+		for (RedisProcess master : masters) {
+			if (master.isAlive()) {
+				try (RespClient client = master.client()) {
+					holders += (client.get("distlock:{shared:" + key + "}") != null) ? 1 : 0;
+				}
+			}
+		}
+		return holders;
+	}
+
+}
