@@ -315,6 +315,17 @@ public class DistLockProperties {
 		/** The longest random pause between attempts when a lock is held elsewhere or no majority was reached. */
 		private Duration retryDelay = Duration.ofMillis(50);
 
+		/** The name distlock's connections give themselves on every master (CLIENT SETNAME), or unset for none. */
+		private String clientName;
+
+		public String getClientName() {
+			return this.clientName;
+		}
+
+		public void setClientName(String clientName) {
+			this.clientName = clientName;
+		}
+
 		public List<String> getNodes() {
 			return this.nodes;
 		}

@@ -51,7 +51,8 @@ final class RedLockClients implements AutoCloseable {
 			.setTimeout(millis(settings.getNodeTimeout()))
 			.setConnectTimeout(millis(settings.getConnectTimeout()))
 			.setRetryAttempts(0)
-			.setConnectionMinimumIdleSize(DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS);
+			.setConnectionMinimumIdleSize(DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS)
+			.setClientName(settings.getClientName());
 		return config;
 	}
 

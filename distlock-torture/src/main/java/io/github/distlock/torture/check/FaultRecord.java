@@ -19,6 +19,10 @@ package io.github.distlock.torture.check;
 public record FaultRecord(String kind, String target, long pid, long startNanos, long endNanos, String detail) {
 
 	/** A fault of the lock store itself (Redis, the database, ZooKeeper or etcd), which may take any holder's lock. */
+	/**
+	 * A fault of the lock store, which can cost a live holder its lock. Not a fault that strikes a RedLock's minority
+	 * of masters (target {@code redlock-minority}): every lock keeps its majority through it.
+	 */
 	boolean isStoreFault() {
 		return "redis".equals(this.target) || "database".equals(this.target) || "zookeeper".equals(this.target)
 				|| "etcd".equals(this.target);

@@ -110,7 +110,8 @@ final class FaultInjector implements AutoCloseable {
 					long start = System.nanoTime();
 					long pid = this.topology.pauseMaster(this.random, Duration.ofMillis(fault.durationMillis()));
 					// Over once the old master follows the new one: until then calls may still go to it.
-					record(fault.kind(), "redis", pid, start, System.nanoTime(), "master-paused-replica-promoted");
+					record(fault.kind(), this.topology.faultTarget(), pid, start, System.nanoTime(),
+							this.topology.pauseDetail());
 					return;
 				}
 				long pid = this.redis.pid();
@@ -121,6 +122,12 @@ final class FaultInjector implements AutoCloseable {
 				record(fault.kind(), "redis", pid, start, System.nanoTime(), null);
 			}
 			case REDIS_RESTART -> {
+				if (this.topology instanceof RedLockLockStore redlock) {
+					long start = System.nanoTime();
+					long pid = redlock.restartMaster(this.random, Duration.ofMillis(fault.durationMillis()));
+					record(fault.kind(), redlock.faultTarget(), pid, start, System.nanoTime(), "1-of-5-masters-empty");
+					return;
+				}
 				long pid = this.redis.pid();
 				long start = System.nanoTime();
 				this.redis.kill();

@@ -27,11 +27,15 @@ public enum FaultKind {
 	 * as a replica, as after a crash of a master with asynchronous replication. Behind Sentinel, the master past the
 	 * sentinels' down-after time: they promote the replica, and the old master comes back as a stale master that
 	 * takes the calls of clients not yet switched, until the sentinels make it a replica; what it granted meanwhile
-	 * is gone then, and must be reported lost or fenced off.
+	 * is gone then, and must be reported lost or fenced off. On a RedLock, two of its five masters: every lock keeps
+	 * its majority, so none may be reported lost to this.
 	 */
 	REDIS_PAUSE,
 
-	/** SIGKILL the lock server and start an empty one on the same port: a restart without persistence. */
+	/**
+	 * SIGKILL the lock server and start an empty one on the same port: a restart without persistence. On a RedLock,
+	 * one of its five masters.
+	 */
 	REDIS_RESTART,
 
 	/**
@@ -117,6 +121,8 @@ public enum FaultKind {
 			case REDIS_CLUSTER -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SLOT_MIGRATE,
 					CLUSTER_FAILOVER);
 			case REDIS_SENTINEL -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SENTINEL_FAILOVER);
+			// Each striking a minority of the masters; no subscriptions to cut: a RedLock only ever tries once.
+			case REDLOCK -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL);
 			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
 			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
 			case ETCD -> List.of(ETCD_PAUSE, ETCD_RESTART);

@@ -12,6 +12,9 @@ public enum LockStore {
 	/** The Redis engine behind Sentinel: a master, a replica and three sentinels the run starts. */
 	REDIS_SENTINEL,
 
+	/** The RedLock engine, on five independent redis-server masters the run starts. */
+	REDLOCK,
+
 	/** The JDBC engine, on a private database of the machine's PostgreSQL. */
 	POSTGRESQL,
 

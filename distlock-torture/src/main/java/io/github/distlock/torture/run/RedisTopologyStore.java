@@ -33,6 +33,21 @@ interface RedisTopologyStore extends AutoCloseable {
 	/** Lock keys and waiter queues on the masters, not the token floors. */
 	List<String> heldKeys();
 
+	/** Whom a fault of the store's servers strikes, for the record: {@code redis}, whose faults can cost a lock. */
+	default String faultTarget() {
+		return "redis";
+	}
+
+	/** What a {@link #pauseMaster} did, for the record. */
+	default String pauseDetail() {
+		return "master-paused-replica-promoted";
+	}
+
+	/** Whether the store records its servers' keyspace events itself (else the run writes an empty record). */
+	default boolean recordsKeyspace() {
+		return true;
+	}
+
 	@Override
 	void close();
 

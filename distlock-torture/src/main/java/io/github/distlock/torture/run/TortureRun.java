@@ -81,8 +81,9 @@ public final class TortureRun {
 			case ETCD -> etcd = track(new EtcdLockStore());
 			case REDIS_CLUSTER -> topology = track(new ClusterLockStore(this.dir, this.settings.keys()));
 			case REDIS_SENTINEL -> topology = track(new SentinelLockStore(this.dir));
+			case REDLOCK -> topology = track(new RedLockLockStore());
 		}
-		if (recorder == null && topology == null) {
+		if (recorder == null && (topology == null || !topology.recordsKeyspace())) {
 			// A table, a znode or an etcd key notifies no one here of expiries: the checker sees the locks through the workers'
 			// records alone.
 			writeLines("keyspace.log", List.of());

@@ -104,6 +104,11 @@ public record TortureSettings(String name, int workers, int threads, List<String
 				faults.addAll(Collections.nCopies(2, FaultKind.CLIENT_KILL_PUBSUB));
 				faults.addAll(Collections.nCopies(4, FaultKind.SENTINEL_FAILOVER));
 			}
+			case REDLOCK -> {
+				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
+				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
+				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
+			}
 			case REDIS -> {
 				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_PAUSE));
 				faults.addAll(Collections.nCopies(4, FaultKind.REDIS_RESTART));
@@ -150,7 +155,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	private static Duration commandTimeout(LockStore store) {
 		return switch (store) {
-			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL -> COMMAND_TIMEOUT;
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK -> COMMAND_TIMEOUT;
 			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
 			case ZOOKEEPER -> CONNECTION_TIMEOUT;
 			// The engine gives every call to etcd this long; it has no setting of its own.
@@ -162,7 +167,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		return switch (store) {
 			case ZOOKEEPER -> SESSION_TIMEOUT;
 			case ETCD -> INSTANCE_LEASE;
-			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, POSTGRESQL, MARIADB -> Duration.ZERO;
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK, POSTGRESQL, MARIADB -> Duration.ZERO;
 		};
 	}
 
@@ -203,6 +208,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		return this.name + ": " + switch (this.store) {
 			case REDIS_CLUSTER -> "redis engine on a cluster";
 			case REDIS_SENTINEL -> "redis engine behind sentinel";
+			case REDLOCK -> "redlock engine on 5 independent masters";
 			default -> this.store.name().toLowerCase() + " engine";
 		} + ", " + this.workers + " workers x "
 				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
