@@ -149,7 +149,7 @@ public final class RedLockEngine
 				}
 				LockStoreException refusal = round.refusal();
 				if (refusal != null) {
-					this.statistics.countRefusal();
+					// Counted already, once per refusing master, by the masters' engines.
 					throw refusal;
 				}
 				long left = deadline - System.nanoTime();
@@ -230,7 +230,7 @@ public final class RedLockEngine
 			.orElse(Duration.ZERO);
 	}
 
-	/** Losses of whole locks; renewals and their round trips of every master's parts. */
+	/** Losses of whole locks; renewals, their round trips and refusals of every master's parts. */
 	@Override
 	public LockEngineStatistics statistics() {
 		return this.statistics;

@@ -13,7 +13,7 @@ import io.github.distlock.LockStoreConnectionException;
 
 /**
  * Start-up checks for the masters of a {@link RedLockEngine}: each master is checked as a single Redis would be
- * ({@link RedisStartupCheck}), all at once. A master that refuses (credentials, a permission, a certificate) stops
+ * ({@link RedisStartupCheck}): the first alone, then the others at once. A master that refuses (credentials, a permission, a certificate) stops
  * the start: the masters share their settings, and a refusal is not cured by waiting. Masters that cannot be reached
  * are tolerated while a majority can be, as the engine tolerates them: they are logged, and tried on every lock.
  */
@@ -31,7 +31,11 @@ public final class RedLockStartupCheck {
 	 */
 	public static List<Boolean> connect(List<Config> masters) {
 		List<CompletableFuture<Void>> checks = new ArrayList<>();
-		for (Config master : masters) {
+		// The first alone: a cold JVM loads the client's classes once, not in every check at once within its
+		// connect timeout (five of them on a busy host did not make it in a second).
+		checks.add(CompletableFuture.completedFuture(null).thenRun(() -> RedisStartupCheck.connect(masters.get(0))));
+		checks.get(0).exceptionally((ex) -> null).join();
+		for (Config master : masters.subList(1, masters.size())) {
 			checks.add(CompletableFuture.runAsync(() -> RedisStartupCheck.connect(master)));
 		}
 		List<Boolean> reachable = new ArrayList<>();

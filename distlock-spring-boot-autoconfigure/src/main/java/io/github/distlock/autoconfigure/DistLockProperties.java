@@ -309,8 +309,8 @@ public class DistLockProperties {
 		 */
 		private Duration nodeTimeout = Duration.ofMillis(200);
 
-		/** How long connecting to one master may take. */
-		private Duration connectTimeout = Duration.ofSeconds(1);
+		/** How long connecting to one master may take, at start-up and on every reconnection. */
+		private Duration connectTimeout = Duration.ofSeconds(2);
 
 		/** The longest random pause between attempts when a lock is held elsewhere or no majority was reached. */
 		private Duration retryDelay = Duration.ofMillis(50);

@@ -24,6 +24,7 @@ import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedLockEngine;
+import io.github.distlock.test.LeastPrivilegeRedis;
 import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RedisServers;
 import io.github.distlock.test.RespClient;
@@ -139,6 +140,37 @@ class RedLockAutoConfigurationTests {
 		finally {
 			try (RespClient first = masters.get(0).client()) {
 				first.call("ACL", "DELUSER", "locker");
+			}
+		}
+	}
+
+	@Test
+	void theReadmeAclOnEveryMasterRunsALocksLifeWithoutARefusal() {
+		for (RedisProcess master : masters) {
+			try (RespClient admin = master.client()) {
+				List<Object> command = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
+				command.addAll(LeastPrivilegeRedis.readmeRules());
+				admin.call(command.toArray());
+			}
+		}
+		try {
+			this.runner.withPropertyValues("distlock.redlock.username=" + LeastPrivilegeRedis.USER,
+					"distlock.redlock.password=" + LeastPrivilegeRedis.readmePassword()).run((context) -> {
+						assertThat(context).hasNotFailed();
+						RedLockEngine engine = context.getBean(RedLockEngine.class);
+						int holders = context.getBean(OrderService.class).shared("acl", () -> holders("acl"));
+						assertThat(holders).isEqualTo(5);
+						assertThat(context.getBean(DistLockHealthIndicator.class).health().getStatus())
+							.isEqualTo(Status.UP);
+						assertThat(engine.standingRefusal()).isNull();
+						assertThat(engine.statistics().refusals()).isZero();
+					});
+		}
+		finally {
+			for (RedisProcess master : masters) {
+				try (RespClient admin = master.client()) {
+					admin.call("ACL", "DELUSER", LeastPrivilegeRedis.USER);
+				}
 			}
 		}
 	}
