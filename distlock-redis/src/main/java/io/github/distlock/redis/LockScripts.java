@@ -127,6 +127,31 @@ class LockScripts {
 	}
 
 	/**
+	 * Sends a script by SHA without waiting, with nothing chained to its answer, for a caller that waits on its own
+	 * thread: a NOSCRIPT answer is the caller's to send again with {@link #sendByText}, and the outcome is the
+	 * caller's to record ({@link #answered}, {@link #failed}). The I/O thread that completes the answer then only wakes
+	 * the caller.
+	 */
+	<R> CompletableFuture<R> sendBySha(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		return this.script.<R>evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args).toCompletableFuture();
+	}
+
+	/** As {@link #sendBySha}, by the script's text, which loads it on the server. */
+	<R> CompletableFuture<R> sendByText(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+		return this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args).toCompletableFuture();
+	}
+
+	/** A call sent with {@link #sendBySha} succeeded. */
+	void answered() {
+		this.refusals.succeeded();
+	}
+
+	/** A call sent with {@link #sendBySha} failed. */
+	void failed(Throwable failure) {
+		this.refusals.failed(unwrap(failure));
+	}
+
+	/**
 	 * Runs one script several times, sent together in one Redisson batch: on Redis Cluster, Redisson groups the calls
 	 * by the master of their first key and sends each master its calls in one write, so the whole costs one round
 	 * trip per master. Each call answers for itself (a batch whose one call fails still answers the others).

@@ -3,13 +3,13 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNoScriptException;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.engine.LockRequest;
@@ -295,15 +295,38 @@ final class RedisAcquisition {
 	private List<Long> attempt() throws InterruptedException {
 		long queueTtl = TimeUnit.NANOSECONDS.toMillis(Math.max(0, this.deadlineNanos - System.nanoTime()))
 				+ QUEUE_TTL_MARGIN_MILLIS;
-		CompletionStage<List<Long>> sent = (this.shared != null)
-				? this.engine.scripts()
-					.runByShaAsync(LockScripts.SHARED_ACQUIRE, ReturnType.LIST, this.shared.keys(), this.holderPrefix,
-							this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0", this.shared.mode(),
-							this.shared.permits(), this.engine.releaseChannel(this.redisKey))
-				: this.engine.scripts()
-					.runByShaAsync(LockScripts.ACQUIRE, ReturnType.LIST, this.acquireKeys, this.holderPrefix,
-							this.leaseMillis, this.queueMember, queueTtl, this.queued ? "1" : "0");
-		CompletableFuture<List<Long>> reply = sent.toCompletableFuture();
+		Object[] args = (this.shared != null)
+				? new Object[] { this.holderPrefix, this.leaseMillis, this.queueMember, queueTtl,
+						this.queued ? "1" : "0", this.shared.mode(), this.shared.permits(),
+						this.engine.releaseChannel(this.redisKey) }
+				: new Object[] { this.holderPrefix, this.leaseMillis, this.queueMember, queueTtl,
+						this.queued ? "1" : "0" };
+		LockScripts.Script lua = (this.shared != null) ? LockScripts.SHARED_ACQUIRE : LockScripts.ACQUIRE;
+		List<Object> keys = (this.shared != null) ? this.shared.keys() : this.acquireKeys;
+		LockScripts scripts = this.engine.scripts();
+		try {
+			List<Long> reply;
+			try {
+				reply = awaitAnswer(scripts.sendBySha(lua, ReturnType.LIST, keys, args));
+			}
+			catch (RedisNoScriptException ex) {
+				// Forgotten (a restart, SCRIPT FLUSH): sent again by its text, which loads it.
+				reply = awaitAnswer(scripts.sendByText(lua, ReturnType.LIST, keys, args));
+			}
+			scripts.answered();
+			return reply;
+		}
+		catch (RedisException ex) {
+			scripts.failed(ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Waits for an attempt's answer on this thread: nothing is chained to the reply, so the I/O thread that completes
+	 * it only wakes this one.
+	 */
+	private List<Long> awaitAnswer(CompletableFuture<List<Long>> reply) throws InterruptedException {
 		this.inFlight = reply;
 		try {
 			return reply.get();
