@@ -4,14 +4,13 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockHandle;
+import io.github.distlock.engine.support.HandleLife;
 
 /**
  * A RedLock: one lock on each of a majority (or more) of the masters, its parts, each renewed by its own master's
@@ -19,12 +18,6 @@ import io.github.distlock.engine.LockHandle;
  * that part's reason. A part lost while a majority still holds is no loss of the caller's, and nobody hears of it.
  */
 final class RedLockHandle implements LockHandle {
-
-	private enum State {
-
-		HELD, RELEASING, RELEASED, LOST
-
-	}
 
 	private final RedLockEngine engine;
 
@@ -46,11 +39,7 @@ final class RedLockHandle implements LockHandle {
 	/** The part on each master, by the master's index; null where this lock has none. */
 	private final List<LockHandle> parts;
 
-	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-
-	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
-
-	private volatile LostLock.Reason lossReason;
+	private final HandleLife life = new HandleLife();
 
 	/** Whether the caller has this lock: until then a loss stops the hand-out instead of being reported. */
 	private boolean handedOut;
@@ -82,7 +71,7 @@ final class RedLockHandle implements LockHandle {
 	 * @return false when too many parts were lost since they were granted: the caller must not have it
 	 */
 	synchronized boolean handOut() {
-		if (this.state.get() != State.HELD || heldParts() < this.majority) {
+		if (!this.life.isHeld() || heldParts() < this.majority) {
 			return false;
 		}
 		this.handedOut = true;
@@ -95,7 +84,7 @@ final class RedLockHandle implements LockHandle {
 				return;
 			}
 		}
-		if (moveToLost(State.HELD, part.lossReason())) {
+		if (this.life.markLost(part.lossReason())) {
 			this.engine.lost(this);
 		}
 	}
@@ -152,24 +141,21 @@ final class RedLockHandle implements LockHandle {
 
 	@Override
 	public LostLock.Reason lossReason() {
-		return this.lossReason;
+		return this.life.lossReason();
 	}
 
 	@Override
 	public boolean isLost() {
-		return this.state.get() == State.LOST;
+		return this.life.isLost();
 	}
 
 	boolean isHeld() {
-		return this.state.get() == State.HELD;
+		return this.life.isHeld();
 	}
 
 	@Override
 	public void onLost(Runnable action) {
-		this.lossActions.add(action);
-		if (this.state.get() == State.LOST && this.lossActions.remove(action)) {
-			action.run();
-		}
+		this.life.onLost(action);
 	}
 
 	/**
@@ -182,7 +168,7 @@ final class RedLockHandle implements LockHandle {
 			return false;
 		}
 		boolean owned = askHeldParts(LockHandle::verify) >= this.majority;
-		if (!owned && moveToLost(State.HELD, LostLock.Reason.NOT_OWNED)) {
+		if (!owned && this.life.markLost(LostLock.Reason.NOT_OWNED)) {
 			this.engine.lost(this);
 		}
 		return owned && isHeld();
@@ -214,7 +200,7 @@ final class RedLockHandle implements LockHandle {
 	 * tell: the parts not released expire with their leases, and the caller hears why.
 	 */
 	private boolean end(PartCall ending) {
-		if (!this.state.compareAndSet(State.HELD, State.RELEASING)) {
+		if (!this.life.beginRelease()) {
 			return false;
 		}
 		this.engine.forget(this);
@@ -233,17 +219,17 @@ final class RedLockHandle implements LockHandle {
 			}
 		}
 		if (released >= this.majority) {
-			this.state.set(State.RELEASED);
+			this.life.markReleased();
 			return true;
 		}
 		if (released + unanswered >= this.majority) {
-			this.state.set(State.RELEASED);
+			this.life.markReleased();
 			throw new RedLockQuorumException(this + " was released on " + released + " of the "
 					+ this.engine.masterCount() + " Redis masters, and " + unanswered + " did not answer: RedLock "
 					+ "needs " + this.majority + " to tell. The parts not released expire with their leases.",
 					released, this.majority);
 		}
-		if (moveToLost(State.RELEASING, LostLock.Reason.NOT_OWNED)) {
+		if (this.life.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
 			this.engine.lost(this);
 		}
 		return false;
@@ -269,19 +255,6 @@ final class RedLockHandle implements LockHandle {
 		List<RedLockMasters.Answer<Boolean>> answers = this.engine.masters().askAll(this.parts.size(), onPart);
 		return answers.stream().map((answer) -> (answer.failure() == null && answer.value() == null) ? null : answer)
 			.toList();
-	}
-
-	private boolean moveToLost(State from, LostLock.Reason reason) {
-		if (!this.state.compareAndSet(from, State.LOST)) {
-			return false;
-		}
-		this.lossReason = reason;
-		for (Runnable action : this.lossActions) {
-			if (this.lossActions.remove(action)) {
-				action.run();
-			}
-		}
-		return true;
 	}
 
 	HeldLockView view(long nowNanos) {

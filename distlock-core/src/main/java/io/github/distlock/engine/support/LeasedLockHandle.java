@@ -1,10 +1,7 @@
 package io.github.distlock.engine.support;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
@@ -16,19 +13,12 @@ import io.github.distlock.engine.LockHandle;
  * lease is known to run, and the life of the handle from held to released or lost. An engine adds where the lock
  * lives in its store and how to release, verify and extend it; {@link LeaseWatchdog} renews it.
  * <p>
- * A handle leaves the held state before its release is sent, so an answer about it that arrives while the release is
- * on its way (a renewal that reached the store after the release and found the lock gone) cannot be taken for a
- * loss: only a held handle can become lost, apart from a release that itself finds the lock taken.
+ * Its life from held to released or lost is a {@link HandleLife}: an answer that arrives while the release is on its
+ * way (a renewal that reached the store after the release and found the lock gone) cannot be taken for a loss.
  */
 public abstract class LeasedLockHandle implements LockHandle {
 
 	private static final long ONE_MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
-
-	private enum State {
-
-		HELD, RELEASING, RELEASED, LOST
-
-	}
 
 	private final String name;
 
@@ -44,11 +34,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 
 	private final long acquiredAtNanos;
 
-	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-
-	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
-
-	private volatile LostLock.Reason lossReason;
+	private final HandleLife life = new HandleLife();
 
 	private volatile long leaseDeadlineNanos;
 
@@ -105,20 +91,17 @@ public abstract class LeasedLockHandle implements LockHandle {
 
 	@Override
 	public final boolean isLost() {
-		return this.state.get() == State.LOST;
+		return this.life.isLost();
 	}
 
 	@Override
 	public final LostLock.Reason lossReason() {
-		return this.lossReason;
+		return this.life.lossReason();
 	}
 
 	@Override
 	public final void onLost(Runnable action) {
-		this.lossActions.add(action);
-		if (this.state.get() == State.LOST && this.lossActions.remove(action)) {
-			action.run();
-		}
+		this.life.onLost(action);
 	}
 
 	/** The lease each renewal gives, in nanoseconds. */
@@ -138,7 +121,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 
 	/** Whether the owner holds the lock: neither releasing it, nor released, nor lost. */
 	public final boolean isHeld() {
-		return this.state.get() == State.HELD;
+		return this.life.isHeld();
 	}
 
 	/**
@@ -177,12 +160,11 @@ public abstract class LeasedLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Moves a held handle to lost and runs its loss actions. A handle its owner is releasing or has released is left
-	 * alone: whatever the store says of it now is the release's doing.
+	 * Moves a held handle to lost and runs its loss actions (see {@link HandleLife#markLost}).
 	 * @return whether this call did so (so the loss is reported once)
 	 */
 	public final boolean markLost(LostLock.Reason reason) {
-		return moveToLost(State.HELD, reason);
+		return this.life.markLost(reason);
 	}
 
 	/**
@@ -190,12 +172,12 @@ public abstract class LeasedLockHandle implements LockHandle {
 	 * @return false when the handle is not held (already lost, or released before)
 	 */
 	public final boolean beginRelease() {
-		return this.state.compareAndSet(State.HELD, State.RELEASING);
+		return this.life.beginRelease();
 	}
 
 	/** The release went through. */
 	public final void markReleased() {
-		this.state.compareAndSet(State.RELEASING, State.RELEASED);
+		this.life.markReleased();
 	}
 
 	/**
@@ -203,20 +185,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 	 * @return whether this call moved the handle to lost
 	 */
 	public final boolean markLostAtRelease(LostLock.Reason reason) {
-		return moveToLost(State.RELEASING, reason);
-	}
-
-	private boolean moveToLost(State from, LostLock.Reason reason) {
-		if (!this.state.compareAndSet(from, State.LOST)) {
-			return false;
-		}
-		this.lossReason = reason;
-		for (Runnable action : this.lossActions) {
-			if (this.lossActions.remove(action)) {
-				action.run();
-			}
-		}
-		return true;
+		return this.life.markLostAtRelease(reason);
 	}
 
 	/** A snapshot for operators, with the holder id the store keeps. */

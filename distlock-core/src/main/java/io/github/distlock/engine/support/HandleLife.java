@@ -1,0 +1,96 @@
+package io.github.distlock.engine.support;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.distlock.LostLock;
+
+/**
+ * The life of one lock handle, from held to released or lost, and the actions that run when it is lost: what every
+ * handle shares, whatever holds its lock ({@link LeasedLockHandle} for one store, or a lock made of several).
+ * <p>
+ * A handle leaves the held state before its release is sent, so an answer about it that arrives while the release is
+ * on its way cannot be taken for a loss: only a held handle can become lost, apart from a release that itself finds
+ * the lock taken.
+ */
+public final class HandleLife {
+
+	private enum State {
+
+		HELD, RELEASING, RELEASED, LOST
+
+	}
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
+
+	private volatile LostLock.Reason lossReason;
+
+	/** Whether the owner holds the lock: neither releasing it, nor released, nor lost. */
+	public boolean isHeld() {
+		return this.state.get() == State.HELD;
+	}
+
+	public boolean isLost() {
+		return this.state.get() == State.LOST;
+	}
+
+	/** How the lock was lost, or null while it is not. */
+	public LostLock.Reason lossReason() {
+		return this.lossReason;
+	}
+
+	/** Runs the action once if the lock is lost while held; at once if it already is. */
+	public void onLost(Runnable action) {
+		this.lossActions.add(action);
+		if (isLost() && this.lossActions.remove(action)) {
+			action.run();
+		}
+	}
+
+	/**
+	 * Moves a held handle to lost and runs its loss actions. A handle its owner is releasing or has released is left
+	 * alone: whatever the store says of it now is the release's doing.
+	 * @return whether this call did so (so the loss is reported once)
+	 */
+	public boolean markLost(LostLock.Reason reason) {
+		return moveToLost(State.HELD, reason);
+	}
+
+	/**
+	 * Starts the owner's release: from now on no renewal, check or expiry counts as a loss.
+	 * @return false when the handle is not held (already lost, or released before)
+	 */
+	public boolean beginRelease() {
+		return this.state.compareAndSet(State.HELD, State.RELEASING);
+	}
+
+	/** The release went through (or ended without telling, and the lock expires by itself). */
+	public void markReleased() {
+		this.state.compareAndSet(State.RELEASING, State.RELEASED);
+	}
+
+	/**
+	 * The release found the lock no longer this holder's: it was lost before the release, while the work ran.
+	 * @return whether this call moved the handle to lost
+	 */
+	public boolean markLostAtRelease(LostLock.Reason reason) {
+		return moveToLost(State.RELEASING, reason);
+	}
+
+	private boolean moveToLost(State from, LostLock.Reason reason) {
+		if (!this.state.compareAndSet(from, State.LOST)) {
+			return false;
+		}
+		this.lossReason = reason;
+		for (Runnable action : this.lossActions) {
+			if (this.lossActions.remove(action)) {
+				action.run();
+			}
+		}
+		return true;
+	}
+
+}
