@@ -97,9 +97,14 @@ public final class RedLockStartupCheck {
 				"Check distlock.redlock.nodes.", cause);
 	}
 
+	/** The failure, named by the master's position, its advice speaking of the RedLock settings. */
 	private static LockStoreConnectionException named(LockStoreConnectionException failure, int index, int count) {
+		String action = failure.getAction();
+		for (String setting : new String[] { "username", "password", "ssl.bundle" }) {
+			action = action.replace("spring.data.redis." + setting, "distlock.redlock." + setting);
+		}
 		return new LockStoreConnectionException(failure.getStore(), "RedLock master #" + (index + 1) + " of " + count
-				+ ": " + failure.getMessage(), failure.getAction(), failure.getCause());
+				+ ": " + failure.getMessage(), action, failure.getCause());
 	}
 
 }

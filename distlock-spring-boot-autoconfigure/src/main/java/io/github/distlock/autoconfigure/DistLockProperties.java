@@ -318,6 +318,31 @@ public class DistLockProperties {
 		/** The name distlock's connections give themselves on every master (CLIENT SETNAME), or unset for none. */
 		private String clientName;
 
+		private final Ssl ssl = new Ssl();
+
+		public Ssl getSsl() {
+			return this.ssl;
+		}
+
+		/** TLS to the masters. */
+		public static class Ssl {
+
+			/**
+			 * The SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for mutual TLS, every
+			 * rediss:// master is connected with; unset, the JVM's default trust store.
+			 */
+			private String bundle;
+
+			public String getBundle() {
+				return this.bundle;
+			}
+
+			public void setBundle(String bundle) {
+				this.bundle = bundle;
+			}
+
+		}
+
 		public String getClientName() {
 			return this.clientName;
 		}

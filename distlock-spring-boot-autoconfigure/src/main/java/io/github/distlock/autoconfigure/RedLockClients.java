@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
+import org.springframework.boot.ssl.SslBundle;
 
 import io.github.distlock.redis.RedLockStartupCheck;
 
@@ -29,10 +31,14 @@ final class RedLockClients implements AutoCloseable {
 
 	/**
 	 * Checks the masters ({@link RedLockStartupCheck}) and builds their clients.
+	 * @param sslBundle the trust (and key) material of {@code rediss://} masters, or null for the JVM's defaults
 	 * @throws io.github.distlock.LockStoreConnectionException when a master refuses, or no majority can be reached
 	 */
-	static RedLockClients connect(DistLockProperties.Redlock settings) {
-		List<Config> configs = settings.getNodes().stream().map((node) -> config(node.strip(), settings)).toList();
+	static RedLockClients connect(DistLockProperties.Redlock settings, SslBundle sslBundle) {
+		List<Config> configs = settings.getNodes()
+			.stream()
+			.map((node) -> config(node.strip(), settings, sslBundle))
+			.toList();
 		List<Boolean> reachable = RedLockStartupCheck.connect(configs);
 		List<RedissonClient> clients = new ArrayList<>();
 		for (Config config : configs) {
@@ -41,18 +47,23 @@ final class RedLockClients implements AutoCloseable {
 		return new RedLockClients(clients, reachable);
 	}
 
-	static Config config(String node, DistLockProperties.Redlock settings) {
+	static Config config(String node, DistLockProperties.Redlock settings, SslBundle sslBundle) {
 		Config config = new Config();
 		config.setLazyInitialization(true);
 		config.setUsername(settings.getUsername());
 		config.setPassword(settings.getPassword());
-		config.useSingleServer()
+		SingleServerConfig server = config.useSingleServer()
 			.setAddress(node)
 			.setTimeout(millis(settings.getNodeTimeout()))
 			.setConnectTimeout(millis(settings.getConnectTimeout()))
 			.setRetryAttempts(0)
 			.setConnectionMinimumIdleSize(DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS)
 			.setClientName(settings.getClientName());
+		if (sslBundle != null) {
+			// On the same server configuration: each useSingleServer() call starts a new one.
+			server.setSslTrustManagerFactory(sslBundle.getManagers().getTrustManagerFactory());
+			server.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
+		}
 		return config;
 	}
 

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 
@@ -20,7 +21,8 @@ import io.github.distlock.redis.RedLockStartupCheck;
  * Redis is the application's backend): instead of the single-Redis engine, and without a client from
  * {@code spring.data.redis.*}. The masters are checked before the first lock ({@link RedLockStartupCheck}).
  */
-@AutoConfiguration(before = { RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class })
+@AutoConfiguration(before = { RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class },
+		afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
 @ConditionalOnClass({ RedissonClient.class, RedLockEngine.class })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnLockBackend(LockBackend.REDIS)
@@ -30,8 +32,17 @@ public final class RedLockEngineAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(RedLockClients.class)
-	RedLockClients distLockRedLockClients(DistLockProperties properties) {
-		return RedLockClients.connect(properties.getRedlock());
+	RedLockClients distLockRedLockClients(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
+		String bundle = properties.getRedlock().getSsl().getBundle();
+		if (bundle == null) {
+			return RedLockClients.connect(properties.getRedlock(), null);
+		}
+		SslBundles bundles = sslBundles.getIfAvailable();
+		if (bundles == null) {
+			throw new IllegalStateException("distlock.redlock.ssl.bundle names '" + bundle + "', but there are no SSL "
+					+ "bundles: define it under spring.ssl.bundle.*");
+		}
+		return RedLockClients.connect(properties.getRedlock(), bundles.getBundle(bundle));
 	}
 
 	@Bean(destroyMethod = "close")

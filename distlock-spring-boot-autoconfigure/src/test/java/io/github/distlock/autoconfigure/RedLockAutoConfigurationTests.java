@@ -1,5 +1,7 @@
 package io.github.distlock.autoconfigure;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -19,6 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.distlock.LockContext;
 import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
@@ -26,6 +30,7 @@ import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedLockEngine;
 import io.github.distlock.test.LeastPrivilegeRedis;
 import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.TlsRedis;
 import io.github.distlock.test.RedisServers;
 import io.github.distlock.test.RespClient;
 
@@ -134,6 +139,7 @@ class RedLockAutoConfigurationTests {
 							.connectionFailure(context.getStartupFailure());
 						assertThat(failure.getMessage()).startsWith("RedLock master #1 of 5: Authentication failed")
 							.doesNotContain("wrong-one");
+						assertThat(failure.getAction()).contains("distlock.redlock.username");
 					});
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
 		}
@@ -172,6 +178,50 @@ class RedLockAutoConfigurationTests {
 					admin.call("ACL", "DELUSER", LeastPrivilegeRedis.USER);
 				}
 			}
+		}
+	}
+
+	@Test
+	void tlsMastersTrustedThroughAnSslBundleLockAndAnUntrustedOneFailsTheStartUpNamingIt() throws Exception {
+		List<TlsRedis> tls = List.of(TlsRedis.start("IP:127.0.0.1"), TlsRedis.start("IP:127.0.0.1"),
+				TlsRedis.start("IP:127.0.0.1"));
+		try {
+			// One trust store for all three: each test server has a CA of its own.
+			Path cas = Files.createTempFile("redlock-cas", ".pem");
+			Files.writeString(cas, Files.readString(tls.get(0).caCertificate())
+					+ Files.readString(tls.get(1).caCertificate()) + Files.readString(tls.get(2).caCertificate()));
+			String nodes = tls.stream()
+				.map((server) -> "rediss://127.0.0.1:" + server.tlsPort())
+				.collect(Collectors.joining(","));
+			ApplicationContextRunner runner = new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, SslAutoConfiguration.class,
+						RedLockEngineAutoConfiguration.class, RedisLockEngineAutoConfiguration.class,
+						DistLockAutoConfiguration.class))
+				.withUserConfiguration(Services.class)
+				.withPropertyValues("distlock.redlock.nodes=" + nodes, "distlock.redlock.ssl.bundle=masters");
+			runner.withPropertyValues("spring.ssl.bundle.pem.masters.truststore.certificate=file:" + cas)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					String token = context.getBean(OrderService.class)
+						.shared("over-tls", () -> String.valueOf(LockContext.current().token()));
+					assertThat(Long.parseLong(token)).isPositive();
+				});
+			// Master #2's CA left out: its certificate is not trusted, which start-up names.
+			Path twoCas = Files.createTempFile("redlock-two-cas", ".pem");
+			Files.writeString(twoCas,
+					Files.readString(tls.get(0).caCertificate()) + Files.readString(tls.get(2).caCertificate()));
+			runner.withPropertyValues("spring.ssl.bundle.pem.masters.truststore.certificate=file:" + twoCas)
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					LockStoreConnectionException failure = StartupFailures
+						.connectionFailure(context.getStartupFailure());
+					assertThat(failure.getMessage())
+						.startsWith("RedLock master #2 of 3: TLS: server certificate not trusted");
+					assertThat(failure.getAction()).contains("distlock.redlock.ssl.bundle");
+				});
+		}
+		finally {
+			tls.forEach(TlsRedis::close);
 		}
 	}
 
