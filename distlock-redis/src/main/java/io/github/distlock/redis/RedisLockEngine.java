@@ -655,7 +655,7 @@ public final class RedisLockEngine
 	 */
 	CompletionStage<Object> raiseFloor(LockHandle part, long token) {
 		String lockKey = this.keys.lockKey(part.name(), part.key());
-		return this.scripts.runAsync(RAISE_FLOOR, ReturnType.LONG, List.of(this.floors.of(lockKey)),
+		return this.scripts.runByShaAsync(RAISE_FLOOR, ReturnType.LONG, List.of(this.floors.of(lockKey)),
 				Long.toString(token));
 	}
 

@@ -186,6 +186,8 @@ class RedisSentinelIntegrationTests {
 			this.sentinel.failover();
 			assertThat(this.sentinel.masterPort()).isNotEqualTo(oldMaster);
 			awaitOnMaster(waiter, "acl-probe");
+			// Each client learns of the switch by itself: the holder's next lock must go to the new master too.
+			awaitOnMaster(holder, "acl-holder-probe");
 			if (handedOver.verify()) {
 				assertThat(handedOver.release()).isTrue();
 			}
