@@ -12,11 +12,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.redis.RedisLockEngine;
 import io.github.distlock.test.RedisClusterExtension;
 import io.github.distlock.test.RespClient;
@@ -34,22 +33,12 @@ class ClusterSettingsIntegrationTests {
 	@RegisterExtension
 	static final RedisClusterExtension redis = RedisClusterExtension.masters(3);
 
-	@Configuration(proxyBeanMethods = false)
-	static class Services {
-
-		@Bean
-		OrderService orderService() {
-			return new OrderService();
-		}
-
-	}
-
 	@Test
 	void locksTakenThroughSpringBootsClusterSettingsLandOnTheMasterOfTheirSlot() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 					RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
-			.withUserConfiguration(Services.class)
+			.withUserConfiguration(OrderServiceApplication.class)
 			.withPropertyValues(redis.springProperties())
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(RedisLockEngine.class);

@@ -3,6 +3,9 @@ package io.github.distlock.autoconfigure;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
 import io.github.distlock.DistributedLock;
 
 /**
@@ -12,6 +15,17 @@ import io.github.distlock.DistributedLock;
 public final class LockedServices {
 
 	private LockedServices() {
+	}
+
+	/** An application whose one locked bean is an {@link OrderService}. */
+	@Configuration(proxyBeanMethods = false)
+	public static class OrderServiceApplication {
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
 	}
 
 	public record Order(String id, Customer customer) {

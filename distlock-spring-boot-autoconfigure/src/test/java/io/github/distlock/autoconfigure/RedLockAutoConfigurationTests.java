@@ -19,13 +19,12 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.LockContext;
 import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedLockEngine;
 import io.github.distlock.test.LeastPrivilegeRedis;
@@ -49,7 +48,7 @@ class RedLockAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				RedLockEngineAutoConfiguration.class, RedisLockEngineAutoConfiguration.class,
 				DistLockAutoConfiguration.class, DistLockHealthContributorAutoConfiguration.class))
-		.withUserConfiguration(Services.class)
+		.withUserConfiguration(OrderServiceApplication.class)
 		// Nothing listens there: a client built from Spring Boot's Redis settings would fail the start-up.
 		.withPropertyValues("spring.data.redis.port=1", "distlock.redlock.nodes=" + nodes());
 
@@ -72,16 +71,6 @@ class RedLockAutoConfigurationTests {
 
 	private static String nodes() {
 		return masters.stream().map(RedisProcess::url).collect(Collectors.joining(","));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Services {
-
-		@Bean
-		OrderService orderService() {
-			return new OrderService();
-		}
-
 	}
 
 	@Test
@@ -197,7 +186,7 @@ class RedLockAutoConfigurationTests {
 				.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, SslAutoConfiguration.class,
 						RedLockEngineAutoConfiguration.class, RedisLockEngineAutoConfiguration.class,
 						DistLockAutoConfiguration.class))
-				.withUserConfiguration(Services.class)
+				.withUserConfiguration(OrderServiceApplication.class)
 				.withPropertyValues("distlock.redlock.nodes=" + nodes, "distlock.redlock.ssl.bundle=masters");
 			runner.withPropertyValues("spring.ssl.bundle.pem.masters.truststore.certificate=file:" + cas)
 				.run((context) -> {

@@ -7,10 +7,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.test.RespClient;
 import io.github.distlock.test.SentinelRedis;
 
@@ -34,22 +33,12 @@ class SentinelSettingsIntegrationTests {
 		sentinel.close();
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class Services {
-
-		@Bean
-		OrderService orderService() {
-			return new OrderService();
-		}
-
-	}
-
 	@Test
 	void locksTakenThroughSpringBootsSentinelSettingsLandOnTheMaster() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 					RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
-			.withUserConfiguration(Services.class)
+			.withUserConfiguration(OrderServiceApplication.class)
 			.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelRedis.MASTER_NAME,
 					"spring.data.redis.sentinel.nodes=" + sentinel.sentinelNodes())
 			.run((context) -> {

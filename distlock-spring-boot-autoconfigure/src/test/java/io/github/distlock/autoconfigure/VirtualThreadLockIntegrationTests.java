@@ -23,10 +23,9 @@ import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
+import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.test.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,18 +49,8 @@ class VirtualThreadLockIntegrationTests {
 	static final RedisExtension redis = RedisExtension.anyServer();
 
 	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
-		.withUserConfiguration(Services.class)
+		.withUserConfiguration(OrderServiceApplication.class)
 		.withPropertyValues("spring.threads.virtual.enabled=true", "distlock.wait-time=30s");
-
-	@Configuration(proxyBeanMethods = false)
-	static class Services {
-
-		@Bean
-		OrderService orderService() {
-			return new OrderService();
-		}
-
-	}
 
 	@Test
 	void hundredsOfWaitingVirtualThreadsExcludeEachOtherAndPinNoCarrierInDistlock() throws Exception {
