@@ -166,8 +166,12 @@ public final class RedLockEngine
 		}
 	}
 
-	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, List<LockHandle> parts) {
-		long driftNanos = request.initialLease().toNanos() / 100 + TWO_MILLISECONDS;
+	/**
+	 * @param driftNanos what clocks may drift apart over the lease, which every deadline believed leaves out
+	 * @param parts the parts granted, one per master
+	 */
+	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, long driftNanos,
+			List<LockHandle> parts) {
 		String holder = this.engineId + ":" + this.acquisitions.incrementAndGet();
 		return new RedLockHandle(this, request.name(), request.key(), token, holder, acquiredAtNanos, driftNanos,
 				this.masters.majority(), parts);
@@ -190,7 +194,7 @@ public final class RedLockEngine
 	void lost(RedLockHandle lock) {
 		this.held.remove(lock);
 		for (LockHandle part : lock.parts()) {
-			if (part != null && !part.isLost()) {
+			if (!part.isLost()) {
 				this.masters.runLater(() -> {
 					try {
 						part.release();

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.IntFunction;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
@@ -36,7 +35,7 @@ final class RedLockHandle implements LockHandle {
 
 	private final int majority;
 
-	/** The part on each master, by the master's index; null where this lock has none. */
+	/** The parts: one on each master that granted the lock, a majority or more. */
 	private final List<LockHandle> parts;
 
 	private final HandleLife life = new HandleLife();
@@ -60,9 +59,7 @@ final class RedLockHandle implements LockHandle {
 	/** Starts listening for the loss of parts; before this the handle is not handed out. */
 	void watchParts() {
 		for (LockHandle part : this.parts) {
-			if (part != null) {
-				part.onLost(() -> partLost(part));
-			}
+			part.onLost(() -> partLost(part));
 		}
 	}
 
@@ -93,14 +90,14 @@ final class RedLockHandle implements LockHandle {
 	int heldParts() {
 		int held = 0;
 		for (LockHandle part : this.parts) {
-			if (part != null && !part.isLost()) {
+			if (!part.isLost()) {
 				held++;
 			}
 		}
 		return held;
 	}
 
-	/** The parts, by master index; null where this lock has none. */
+	/** The parts, one per master that granted the lock. */
 	List<LockHandle> parts() {
 		return this.parts;
 	}
@@ -127,7 +124,7 @@ final class RedLockHandle implements LockHandle {
 	@Override
 	public long leaseDeadlineNanos() {
 		long[] deadlines = this.parts.stream()
-			.filter((part) -> part != null && !part.isLost())
+			.filter((part) -> !part.isLost())
 			.mapToLong(LockHandle::leaseDeadlineNanos)
 			.toArray();
 		if (deadlines.length < this.majority) {
@@ -208,9 +205,6 @@ final class RedLockHandle implements LockHandle {
 		int released = 0;
 		int unanswered = 0;
 		for (RedLockMasters.Answer<Boolean> answer : answers) {
-			if (answer == null) {
-				continue;
-			}
 			if (answer.is(Boolean.TRUE)) {
 				released++;
 			}
@@ -239,22 +233,16 @@ final class RedLockHandle implements LockHandle {
 	private int askHeldParts(PartCall call) {
 		int yes = 0;
 		for (RedLockMasters.Answer<Boolean> answer : ask((part) -> !part.isLost() && call.apply(part))) {
-			if (answer != null && answer.is(Boolean.TRUE)) {
+			if (answer.is(Boolean.TRUE)) {
 				yes++;
 			}
 		}
 		return yes;
 	}
 
-	/** Puts the call to every part at once; null answers where there is no part. */
+	/** Puts the call to every part at once, each on its master's thread. */
 	private List<RedLockMasters.Answer<Boolean>> ask(PartCall call) {
-		IntFunction<Boolean> onPart = (index) -> {
-			LockHandle part = this.parts.get(index);
-			return (part != null) ? call.apply(part) : null;
-		};
-		List<RedLockMasters.Answer<Boolean>> answers = this.engine.masters().askAll(this.parts.size(), onPart);
-		return answers.stream().map((answer) -> (answer.failure() == null && answer.value() == null) ? null : answer)
-			.toList();
+		return this.engine.masters().askAll(this.parts.size(), (index) -> call.apply(this.parts.get(index)));
 	}
 
 	HeldLockView view(long nowNanos) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -92,7 +93,8 @@ final class RedLockRound {
 		}
 		long validUntil = start + this.request.initialLease().toNanos() - this.driftNanos;
 		if (raiseFloors(token) && System.nanoTime() - validUntil < 0) {
-			RedLockHandle lock = this.engine.newHandle(this.request, token, start, Arrays.asList(this.granted.clone()));
+			List<LockHandle> parts = Arrays.stream(this.granted).filter(Objects::nonNull).toList();
+			RedLockHandle lock = this.engine.newHandle(this.request, token, start, this.driftNanos, parts);
 			lock.watchParts();
 			if (lock.handOut()) {
 				return lock;

@@ -31,12 +31,13 @@ public final class RedLockStartupCheck {
 	 */
 	public static List<Boolean> connect(List<Config> masters) {
 		List<CompletableFuture<Void>> checks = new ArrayList<>();
-		// The first alone: a cold JVM loads the client's classes once, not in every check at once within its
-		// connect timeout (five of them on a busy host did not make it in a second).
-		checks.add(CompletableFuture.completedFuture(null).thenRun(() -> RedisStartupCheck.connect(masters.get(0))));
-		checks.get(0).exceptionally((ex) -> null).join();
-		for (Config master : masters.subList(1, masters.size())) {
+		for (Config master : masters) {
 			checks.add(CompletableFuture.runAsync(() -> RedisStartupCheck.connect(master)));
+			if (checks.size() == 1) {
+				// The first alone: a cold JVM loads the client's classes once, not in every check at once within
+				// its connect timeout (five of them on a busy host did not make it in a second).
+				checks.get(0).exceptionally((ex) -> null).join();
+			}
 		}
 		List<Boolean> reachable = new ArrayList<>();
 		List<String> unreachable = new ArrayList<>();
