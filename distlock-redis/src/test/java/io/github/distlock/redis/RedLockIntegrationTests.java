@@ -200,11 +200,39 @@ class RedLockIntegrationTests {
 				});
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the whole wait")
 				.isLessThan(Duration.ofSeconds(2));
+			assertThat(engine.standingRefusal()).as("health's words while it lasts")
+				.contains("master #1: ", "master #2: ", "master #3: ", "OOM")
+				.doesNotContain("master #4", "master #5");
 		}
 		finally {
 			RedLockTestEngines.onEachMaster(masters, 3, "CONFIG", "SET", "maxmemory", "0");
 		}
 		awaitNoParts("full");
+		engine.acquire(request("full", Duration.ofSeconds(5), Duration.ZERO)).release();
+		assertThat(engine.standingRefusal()).as("gone once the masters grant again").isNull();
+	}
+
+	@Test
+	void aReleaseAMajorityDoesNotAnswerSaysItCannotTellAndReportsNoLoss() throws Exception {
+		RedLockEngine engine = engine();
+		LockHandle held = engine.acquire(request("untold", Duration.ofMillis(800), Duration.ZERO));
+		for (int i = 0; i < 3; i++) {
+			masters.get(i).pause();
+		}
+		try {
+			assertThatExceptionOfType(RedLockQuorumException.class).isThrownBy(held::release)
+				.withMessageContaining("was released on 2 of the 5 Redis masters, and 3 did not answer");
+		}
+		finally {
+			for (int i = 0; i < 3; i++) {
+				masters.get(i).resume();
+			}
+		}
+		assertThat(held.isLost()).isFalse();
+		assertThat(held.release()).as("done with").isFalse();
+		assertThat(engine.heldCount()).isZero();
+		awaitNoParts("untold");
+		assertThat(this.lost).isEmpty();
 	}
 
 	@Test
