@@ -20,12 +20,13 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 
 	/** A fault of the lock store itself (Redis, the database, ZooKeeper or etcd), which may take any holder's lock. */
 	/**
-	 * A fault of the lock store, which can cost a live holder its lock. Not a fault that strikes a RedLock's minority
-	 * of masters (target {@code redlock-minority}): every lock keeps its majority through it.
+	 * A fault of the lock store, which can cost a live holder its lock. So can one that strikes a minority of a
+	 * RedLock's masters (target {@code redlock-minority}): a lock granted by a bare majority (three of five, while
+	 * another holder's parts were still being released elsewhere) keeps no majority when one of its masters stops.
 	 */
 	boolean isStoreFault() {
 		return "redis".equals(this.target) || "database".equals(this.target) || "zookeeper".equals(this.target)
-				|| "etcd".equals(this.target);
+				|| "etcd".equals(this.target) || "redlock-minority".equals(this.target);
 	}
 
 	/**

@@ -27,8 +27,8 @@ public enum FaultKind {
 	 * as a replica, as after a crash of a master with asynchronous replication. Behind Sentinel, the master past the
 	 * sentinels' down-after time: they promote the replica, and the old master comes back as a stale master that
 	 * takes the calls of clients not yet switched, until the sentinels make it a replica; what it granted meanwhile
-	 * is gone then, and must be reported lost or fenced off. On a RedLock, two of its five masters: every lock keeps
-	 * its majority, so none may be reported lost to this.
+	 * is gone then, and must be reported lost or fenced off. On a RedLock, two of its five masters: a lock granted by
+	 * all five keeps its majority, one granted by a bare majority may not.
 	 */
 	REDIS_PAUSE,
 

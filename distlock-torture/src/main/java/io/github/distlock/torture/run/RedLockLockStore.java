@@ -15,9 +15,11 @@ import io.github.distlock.test.RespClient;
 /**
  * The RedLock engine's lock store: five independent redis-server masters, and the faults a RedLock is meant to
  * survive, each striking a minority: two masters stopped for longer than the lease, one killed and started again
- * empty, the workers' connections cut on every master. A minority's fault takes no lock from a holder that still has
- * the majority, so the faults are recorded as {@value #TARGET}, which justifies no loss: a lock reported lost to one
- * of them alone is a false alarm. No keyspace recorder either: a part expiring on one master is not the lock gone.
+ * empty, the workers' connections cut on every master. The faults are recorded as {@value #TARGET}. Such a fault
+ * can still cost a lock that holds parts on a bare majority (granted while another holder's parts were still being
+ * released on the other masters), so it justifies a loss, as a single Redis's fault does; what it must never do is
+ * let two holders in, which the fence and the overlap checks see. No keyspace recorder: a part expiring on one master
+ * is not the lock gone.
  */
 final class RedLockLockStore implements RedisTopologyStore {
 

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica, three sentinels): the same worker faults, the master stopped until the sentinels replaced it (it comes back
  * as a stale master until they reconfigure it), a forced failover, and the workers' connections killed. On a RedLock
  * (five independent masters): the same worker faults, two masters stopped past the lease, one killed and started
- * again empty, and the workers' connections killed on every master, none of which may cost a lock. Fails on any
+ * again empty, and the workers' connections killed on every master. Fails on any
  * violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
@@ -72,8 +72,7 @@ class ShortTortureRunTests {
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
 					"client_kill_normal");
-		// The checker lets a minority's fault justify no loss: every loss it accepts is the holder's own pause.
-		assertThat(records.lossReports()).as("locks lost to a paused holder").isNotEmpty();
+		assertThat(records.lossReports()).as("locks lost to a paused holder, or held on a bare majority").isNotEmpty();
 	}
 
 	@ParameterizedTest(name = "on {0}")
