@@ -25,14 +25,16 @@ public final class RedLockStartupCheck {
 	}
 
 	/**
-	 * Connects to every master at once, each as {@link RedisStartupCheck#connect(Config)} does.
+	 * Connects to every master at once, each as {@link RedisStartupCheck#connect(Config, ConnectionSettingNames)}
+	 * does, its advice naming the {@code distlock.redlock.*} settings.
 	 * @return for each master, whether it could be reached
 	 * @throws LockStoreConnectionException when a master refuses, or fewer than a majority can be reached
 	 */
 	public static List<Boolean> connect(List<Config> masters) {
 		List<CompletableFuture<Void>> checks = new ArrayList<>();
 		for (Config master : masters) {
-			checks.add(CompletableFuture.runAsync(() -> RedisStartupCheck.connect(master)));
+			checks.add(CompletableFuture
+				.runAsync(() -> RedisStartupCheck.connect(master, ConnectionSettingNames.REDLOCK)));
 			if (checks.size() == 1) {
 				// The first alone: a cold JVM loads the client's classes once, not in every check at once within
 				// its connect timeout (five of them on a busy host did not make it in a second).
@@ -98,14 +100,10 @@ public final class RedLockStartupCheck {
 				"Check distlock.redlock.nodes.", cause);
 	}
 
-	/** The failure, named by the master's position, its advice speaking of the RedLock settings. */
+	/** The failure, named by the master's position. */
 	private static LockStoreConnectionException named(LockStoreConnectionException failure, int index, int count) {
-		String action = failure.getAction();
-		for (String setting : new String[] { "username", "password", "ssl.bundle" }) {
-			action = action.replace("spring.data.redis." + setting, "distlock.redlock." + setting);
-		}
 		return new LockStoreConnectionException(failure.getStore(), "RedLock master #" + (index + 1) + " of " + count
-				+ ": " + failure.getMessage(), action, failure.getCause());
+				+ ": " + failure.getMessage(), failure.getAction(), failure.getCause());
 	}
 
 }

@@ -39,24 +39,23 @@ final class RedisConnectionDiagnosis {
 	/**
 	 * @param timeoutMillis the longest the failed step was allowed, for messages about a silent server
 	 */
-	static LockStoreConnectionException diagnose(Throwable failure, RedisTarget target, long timeoutMillis) {
+	static LockStoreConnectionException diagnose(Throwable failure, RedisTarget target, long timeoutMillis,
+			ConnectionSettingNames settings) {
 		List<Throwable> chain = chain(failure);
 		String store = target.description();
 		Throwable wrongPassword = find(chain, RedisWrongPasswordException.class);
 		if (wrongPassword != null) {
 			return new LockStoreConnectionException(store, "Authentication failed for " + target.user() + " at "
 					+ store + ": Redis answered " + RedisFailures.serverMessage(wrongPassword),
-					"Check the user name and password distlock connects with (spring.data.redis.username and "
-							+ "spring.data.redis.password, or username and password in the Redisson file); the user "
-							+ "must exist and be enabled (ACL SETUSER <user> on).",
+					"Check the user name and password distlock connects with (" + settings.credentials()
+							+ "); the user must exist and be enabled (ACL SETUSER <user> on).",
 					failure);
 		}
 		Throwable authRequired = find(chain, RedisAuthRequiredException.class);
 		if (authRequired != null) {
 			return new LockStoreConnectionException(store, "Authentication required by " + store
 					+ ", and distlock gave no password: Redis answered " + RedisFailures.serverMessage(authRequired),
-					"Set spring.data.redis.password (and spring.data.redis.username for an ACL user), or password "
-							+ "in the Redisson file.",
+					"Set " + settings.password() + ".",
 					failure);
 		}
 		Throwable refused = refusal(chain);
@@ -66,7 +65,7 @@ final class RedisConnectionDiagnosis {
 					+ RedisFailures.describe(refused, code),
 					"NOPERM".equals(code) ? ACL_ACTION + "." : RedisFailures.advice(code, "distlock"), failure);
 		}
-		LockStoreConnectionException tls = tlsFailure(chain, target, failure);
+		LockStoreConnectionException tls = tlsFailure(chain, target, failure, settings);
 		if (tls != null) {
 			return tls;
 		}
@@ -85,7 +84,7 @@ final class RedisConnectionDiagnosis {
 					failure);
 		}
 		if (find(chain, RedisTimeoutException.class) != null || find(chain, TimeoutException.class) != null) {
-			return silent(target, timeoutMillis, failure);
+			return silent(target, timeoutMillis, failure, settings);
 		}
 		Throwable root = chain.get(chain.size() - 1);
 		return new LockStoreConnectionException(store, "Could not connect to " + store + ": "
@@ -109,13 +108,13 @@ final class RedisConnectionDiagnosis {
 	}
 
 	/** A server that took the connection and then said nothing: most often a TLS mismatch. */
-	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure) {
+	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure,
+			ConnectionSettingNames settings) {
 		String store = target.description();
 		if (target.tls()) {
 			if (TlsHandshakeProbe.answersPlainRedis(target, timeoutMillis)) {
 				return new LockStoreConnectionException(store, "TLS: " + store + " answers plain Redis, not TLS",
-						"Turn TLS off (redis:// instead of rediss://, spring.data.redis.ssl.enabled=false), or use "
-								+ "the server's TLS port.",
+						"Turn TLS off (" + settings.tlsOff() + "), or use the server's TLS port.",
 						failure);
 			}
 			LockStoreConnectionException refused = clientCertificateRefused(target, timeoutMillis, failure);
@@ -124,14 +123,14 @@ final class RedisConnectionDiagnosis {
 			}
 			return new LockStoreConnectionException(store, "TLS: no TLS handshake with " + store + " within "
 					+ timeoutMillis + " ms; the port most likely serves plain Redis, not TLS",
-					"If the port serves plain Redis, turn TLS off (redis:// instead of rediss://, "
-							+ "spring.data.redis.ssl.enabled=false); else check that Redis answers.",
+					"If the port serves plain Redis, turn TLS off (" + settings.tlsOff()
+							+ "); else check that Redis answers.",
 					failure);
 		}
 		return new LockStoreConnectionException(store, store + " accepted the connection but did not answer within "
 				+ timeoutMillis + " ms; if that port serves TLS, the client must use TLS",
-				"If the port is a TLS port, turn TLS on (rediss://, spring.data.redis.ssl.enabled=true or an SSL "
-						+ "bundle); else check that Redis is not stalled (SIGSTOP, CLIENT PAUSE, a long script).",
+				"If the port is a TLS port, turn TLS on (" + settings.tlsOn()
+						+ "); else check that Redis is not stalled (SIGSTOP, CLIENT PAUSE, a long script).",
 				failure);
 	}
 
@@ -172,7 +171,7 @@ final class RedisConnectionDiagnosis {
 	}
 
 	private static LockStoreConnectionException tlsFailure(List<Throwable> chain, RedisTarget target,
-			Throwable failure) {
+			Throwable failure, ConnectionSettingNames settings) {
 		SSLException ssl = find(chain, SSLException.class);
 		CertificateException certificate = find(chain, CertificateException.class);
 		if (ssl == null && certificate == null) {
@@ -183,8 +182,7 @@ final class RedisConnectionDiagnosis {
 				|| mentions(chain, "PKIX path")) {
 			return new LockStoreConnectionException(store, "TLS: server certificate not trusted by distlock's "
 					+ "client at " + store + " (" + rootMessage(chain) + ")",
-					"Trust the CA that signed the Redis certificate: an SSL bundle with its truststore "
-							+ "(spring.data.redis.ssl.bundle), or sslTruststore in the Redisson file.",
+					"Trust the CA that signed the Redis certificate: " + settings.trust() + ".",
 					failure);
 		}
 		if (find(chain, CertificateExpiredException.class) != null) {
@@ -200,8 +198,7 @@ final class RedisConnectionDiagnosis {
 		}
 		if (mentions(chain, "not an SSL/TLS record") || mentions(chain, "Unsupported or unrecognized SSL message")) {
 			return new LockStoreConnectionException(store, "TLS: " + store + " does not answer in TLS; the port "
-					+ "serves plain Redis", "Turn TLS off (redis://, spring.data.redis.ssl.enabled=false), or use the "
-							+ "server's TLS port.",
+					+ "serves plain Redis", "Turn TLS off (" + settings.tlsOff() + "), or use the server's TLS port.",
 					failure);
 		}
 		return new LockStoreConnectionException(store, "TLS handshake with " + store + " failed: "

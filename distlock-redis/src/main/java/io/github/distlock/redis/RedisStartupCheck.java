@@ -50,6 +50,13 @@ public final class RedisStartupCheck {
 	 * @throws LockStoreConnectionException naming the cause when the connection cannot be set up
 	 */
 	public static void connect(Config config) {
+		connect(config, ConnectionSettingNames.SPRING_DATA_REDIS);
+	}
+
+	/**
+	 * As {@link #connect(Config)}, its advice naming the settings the application configured the connection with.
+	 */
+	public static void connect(Config config, ConnectionSettingNames settings) {
 		Config probe = new Config(config);
 		// A lazy client would connect at its first command: the probe must connect now.
 		probe.setLazyInitialization(false);
@@ -93,11 +100,11 @@ public final class RedisStartupCheck {
 			client = connecting.get(limit, TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
-			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, connectTimeout);
+			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, connectTimeout, settings);
 		}
 		catch (TimeoutException ex) {
 			connecting.thenAccept(RedisStartupCheck::close);
-			throw RedisConnectionDiagnosis.diagnose(ex, target, connectTimeout);
+			throw RedisConnectionDiagnosis.diagnose(ex, target, connectTimeout, settings);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -136,7 +143,9 @@ public final class RedisStartupCheck {
 			topic(client, published, sharded).publish("");
 		}
 		catch (RuntimeException ex) {
-			throw RedisConnectionDiagnosis.diagnose(ex, target, timeout.toMillis());
+			// Connected already (by the application's settings): what fails now is a permission or a silent server.
+			throw RedisConnectionDiagnosis.diagnose(ex, target, timeout.toMillis(),
+					ConnectionSettingNames.SPRING_DATA_REDIS);
 		}
 		subscribe(topic(client, subscribed, sharded), subscribed, sharded ? "SSUBSCRIBE" : "SUBSCRIBE", keyPrefix,
 				target, timeout);
@@ -171,7 +180,8 @@ public final class RedisStartupCheck {
 					ex);
 		}
 		catch (ExecutionException ex) {
-			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, timeout.toMillis());
+			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, timeout.toMillis(),
+					ConnectionSettingNames.SPRING_DATA_REDIS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
