@@ -43,15 +43,28 @@ final class TcpProxy implements AutoCloseable {
 			try {
 				Socket client = this.server.accept();
 				Socket target = new Socket(InetAddress.getLoopbackAddress(), this.targetPort);
-				this.sockets.add(client);
-				this.sockets.add(target);
-				pump(client, target);
-				pump(target, client);
+				if (!relay(client, target)) {
+					// Accepted while the link was being cut: a relay started now would outlive the cut.
+					closeQuietly(client);
+					closeQuietly(target);
+				}
 			}
 			catch (IOException ex) {
 				// Cut, or the target refused: the client sees a closed connection either way.
 			}
 		}
+	}
+
+	/** Starts relaying a pair of connections, unless the link is cut; atomic with {@link #cut}. */
+	private synchronized boolean relay(Socket client, Socket target) {
+		if (this.cut) {
+			return false;
+		}
+		this.sockets.add(client);
+		this.sockets.add(target);
+		pump(client, target);
+		pump(target, client);
+		return true;
 	}
 
 	private void pump(Socket from, Socket to) {
@@ -77,7 +90,7 @@ final class TcpProxy implements AutoCloseable {
 	}
 
 	/** Drops every connection and refuses new ones. */
-	void cut() {
+	synchronized void cut() {
 		this.cut = true;
 		closeQuietly(this.server);
 		this.sockets.forEach(TcpProxy::closeQuietly);

@@ -1,6 +1,7 @@
 package io.github.distlock.zookeeper;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -22,9 +23,12 @@ final class TestZooKeeper implements AutoCloseable {
 
 	/**
 	 * Short, so that a session that ends without a goodbye frees its locks soon; the server's tick of 100 ms allows
-	 * 200 ms to 2 s.
+	 * 200 ms and up.
 	 */
 	static final int SESSION_TIMEOUT_MS = 2000;
+
+	/** The longest session the server grants, for tests whose sessions must outlast a slow reconnection. */
+	static final int MAX_SESSION_TIMEOUT_MS = 10_000;
 
 	private static final int TICK_MS = 100;
 
@@ -40,7 +44,7 @@ final class TestZooKeeper implements AutoCloseable {
 		// Unlimited connections from one host: every engine is a client of its own.
 		ServerPorts.keepTheJvmOnServerFailure();
 		InstanceSpec spec = new InstanceSpec(null, ServerPorts.free(), ServerPorts.free(), ServerPorts.free(), true, -1,
-				TICK_MS, 0);
+				TICK_MS, 0, Map.of("maxSessionTimeout", Integer.toString(MAX_SESSION_TIMEOUT_MS)));
 		this.server = new TestingServer(spec, true);
 		this.admin = newClient();
 	}

@@ -280,7 +280,7 @@ class ZooKeeperLockEngineTests {
 	@Test
 	void aLockWhoseCreateAnswerWasLostStillHasItsNodesZxidAsToken() throws Exception {
 		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
-			ZooKeeperLockEngine engine = engineOn(proxiedClient(proxy));
+			ZooKeeperLockEngine engine = engineOn(proxiedClientWithALongSession(proxy));
 			zooKeeper.createDirectory("zk", "lost-create");
 			proxy.dropAnswerTo(zooKeeper.directory("zk", "lost-create") + "/");
 			LockHandle held = engine.acquire(request("lost-create", Duration.ofSeconds(10)));
@@ -296,7 +296,7 @@ class ZooKeeperLockEngineTests {
 	@Test
 	void aReleaseWhoseAnswerIsLostIsNoLoss() throws Exception {
 		try (FaultyProxy proxy = new FaultyProxy(zooKeeper.server().getPort())) {
-			ZooKeeperLockEngine engine = engineOn(proxiedClient(proxy));
+			ZooKeeperLockEngine engine = engineOn(proxiedClientWithALongSession(proxy));
 			LockHandle held = engine.acquire(request("lost-answer", Duration.ZERO));
 			String node = zooKeeper.nodes("zk", "lost-answer").get(0);
 
@@ -346,9 +346,25 @@ class ZooKeeperLockEngineTests {
 	}
 
 	private CuratorFramework proxiedClient(FaultyProxy proxy) throws InterruptedException {
+		return proxiedClient(proxy, TestZooKeeper.SESSION_TIMEOUT_MS);
+	}
+
+	/**
+	 * A client whose session outlasts a reconnection on a loaded machine, for tests of an answer lost within one
+	 * session: with the tests' 2 s timeout, CI once saw the reconnection come after the session had ended, which
+	 * makes the test one of an ended session instead (the test below this one's subject).
+	 */
+	private CuratorFramework proxiedClientWithALongSession(FaultyProxy proxy) throws Exception {
+		CuratorFramework client = proxiedClient(proxy, 4 * TestZooKeeper.SESSION_TIMEOUT_MS);
+		assertThat(client.getZookeeperClient().getZooKeeper().getSessionTimeout()).as("the session the server granted")
+			.isEqualTo(4 * TestZooKeeper.SESSION_TIMEOUT_MS);
+		return client;
+	}
+
+	private CuratorFramework proxiedClient(FaultyProxy proxy, int sessionTimeoutMs) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(proxy.connectString())
-			.sessionTimeoutMs(TestZooKeeper.SESSION_TIMEOUT_MS)
+			.sessionTimeoutMs(sessionTimeoutMs)
 			.connectionTimeoutMs(1000)
 			.retryPolicy(new RetryNTimes(20, 50))
 			.build();
