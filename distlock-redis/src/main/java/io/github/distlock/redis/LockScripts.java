@@ -73,7 +73,25 @@ class LockScripts {
 
 	private final Duration answerBound;
 
+	/** Where calls by SHA go when they can: one connection per master shared by all threads. */
+	private final SharedConnections shared;
+
+	/** Each call's timeout on a shared connection: the command timeout, or -1 for the client's own. */
+	private final long sharedTimeoutMillis;
+
 	LockScripts(RedissonClient client, Duration commandTimeout) {
+		this(client, commandTimeout, SharedConnections.of(client));
+	}
+
+	/**
+	 * For a single call (a health check's ping): every call goes the ordinary way, so nothing borrowed is left with
+	 * a runner nobody closes.
+	 */
+	static LockScripts forOneCall(RedissonClient client, Duration commandTimeout) {
+		return new LockScripts(client, commandTimeout, SharedConnections.none());
+	}
+
+	private LockScripts(RedissonClient client, Duration commandTimeout, SharedConnections shared) {
 		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
 		BatchOptions batchOptions = BatchOptions.defaults().retryAttempts(0);
 		if (commandTimeout != null) {
@@ -84,6 +102,8 @@ class LockScripts {
 		this.script = client.getScript(options);
 		this.batchOptions = batchOptions;
 		this.answerBound = (commandTimeout != null) ? commandTimeout.plusSeconds(1) : UNKNOWN_TIMEOUT_ANSWER_BOUND;
+		this.shared = shared;
+		this.sharedTimeoutMillis = (commandTimeout != null) ? commandTimeout.toMillis() : -1;
 	}
 
 	/**
@@ -99,7 +119,7 @@ class LockScripts {
 		R result;
 		try {
 			try {
-				result = this.script.evalSha(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+				result = awaitAnswer(evalSha(lua, returnType, keys, args));
 			}
 			catch (RedisNoScriptException ex) {
 				// Redisson runs a script by text as SCRIPT LOAD and EVALSHA, which puts it back in the cache.
@@ -120,7 +140,7 @@ class LockScripts {
 
 	/** As {@link #run}, without waiting: by SHA, loading the script again if the server has forgotten it. */
 	<R> CompletionStage<R> runByShaAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
-		CompletionStage<R> bySha = this.script.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args);
+		CompletionStage<R> bySha = evalSha(lua, returnType, keys, args);
 		return observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 				? this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args)
 				: CompletableFuture.failedStage(ex)));
@@ -133,7 +153,41 @@ class LockScripts {
 	 * the caller.
 	 */
 	<R> CompletableFuture<R> sendBySha(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
-		return this.script.<R>evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args).toCompletableFuture();
+		return evalSha(lua, returnType, keys, args);
+	}
+
+	/** By SHA on the shared connection of the master of the first key when it is ready, else the ordinary way. */
+	private <R> CompletableFuture<R> evalSha(Script lua, ReturnType returnType, List<Object> keys, Object[] args) {
+		return this.shared.evalSha(lua.sha, returnType, keys, args, this.sharedTimeoutMillis,
+				() -> this.script.<R>evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args)
+					.toCompletableFuture());
+	}
+
+	/**
+	 * Waits for an answer, through interrupts: a call already sent is answered or times out within its command
+	 * timeout, and its caller (a release, a check) needs to know which.
+	 */
+	private static <R> R awaitAnswer(CompletableFuture<R> reply) {
+		try {
+			return reply.join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = unwrap(ex);
+			if (cause instanceof RedisException redis) {
+				throw redis;
+			}
+			throw new RedisException("Unexpected failure of a script call: " + cause, cause);
+		}
+	}
+
+	/** Gives back the connections shared by this runner's calls; later calls go the ordinary way. */
+	void close() {
+		this.shared.close();
+	}
+
+	/** The shared connections of this runner's calls by SHA, for tests that look at how calls went. */
+	SharedConnections sharedConnections() {
+		return this.shared;
 	}
 
 	/** As {@link #sendBySha}, by the script's text, which loads it on the server. */

@@ -701,7 +701,8 @@ public final class RedisLockEngine
 	@Override
 	public Duration ping(Duration timeout) {
 		long start = System.nanoTime();
-		new LockScripts(this.client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(this.keys.healthKey()));
+		LockScripts.forOneCall(this.client, timeout)
+			.run(LockScripts.PING, ReturnType.LONG, List.of(this.keys.healthKey()));
 		return Duration.ofNanos(System.nanoTime() - start);
 	}
 
@@ -753,6 +754,7 @@ public final class RedisLockEngine
 	public void close() {
 		this.watchdog.close();
 		this.announcements.close();
+		this.scripts.close();
 	}
 
 	/**

@@ -139,7 +139,7 @@ public final class RedisStartupCheck {
 		String published = sharded ? keyPrefix + ":{startup-check}:released" : keyPrefix + ":released:startup-check";
 		String subscribed = sharded ? keyPrefix + ":{startup-check}:released:check" : keyPrefix + ":released";
 		try {
-			new LockScripts(client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(keys.healthKey()));
+			LockScripts.forOneCall(client, timeout).run(LockScripts.PING, ReturnType.LONG, List.of(keys.healthKey()));
 			topic(client, published, sharded).publish("");
 		}
 		catch (RuntimeException ex) {

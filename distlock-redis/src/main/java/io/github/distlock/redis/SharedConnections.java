@@ -1,0 +1,231 @@
+package io.github.distlock.redis;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import org.redisson.Redisson;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnection;
+import org.redisson.client.RedisRedirectException;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.client.protocol.RedisCommand;
+import org.redisson.config.NameMapper;
+import org.redisson.connection.ConnectionManager;
+import org.redisson.connection.MasterSlaveEntry;
+
+/**
+ * Sends script calls over one connection per Redis master, shared by every calling thread, as Lettuce does.
+ * <p>
+ * Redisson gives each call a pooled connection of its own until the call is answered, so sixteen threads locking at
+ * once keep sixteen connections busy: Redis pays a read, a write and an event-loop turn per call, and the client a
+ * pool checkout per call. On one shared connection, calls that arrive together are read by Redis in one read and
+ * answered in one write. Each call still answers for itself, errors included: Redis answers a connection's commands in
+ * the order sent, and Redisson matches each answer to its command.
+ * <p>
+ * The shared connection is borrowed from Redisson's own pool for the master, so it authenticates, uses TLS and
+ * reconnects as the client is configured, and it is kept until {@link #close}. A call goes the ordinary way (a pooled
+ * connection of its own) whenever no shared connection is ready: while one is being borrowed, while it reconnects,
+ * once a failover has moved the master, and always for a client that is not Redisson's own implementation. A call
+ * the master redirects (MOVED or ASK, which Redis did not run) is sent again the ordinary way, which follows the
+ * redirect. Nothing else is ever sent twice: a call whose connection broke before its answer fails, as an ordinary
+ * call does, and its caller decides.
+ */
+final class SharedConnections implements AutoCloseable {
+
+	/** How long after a failed borrow the next is tried; calls go the ordinary way meanwhile. */
+	private static final long BORROW_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final Map<ReturnType, RedisCommand<?>> EVALSHA = new EnumMap<>(ReturnType.class);
+
+	static {
+		for (ReturnType type : ReturnType.values()) {
+			EVALSHA.put(type, new RedisCommand<>(type.getCommand(), "EVALSHA"));
+		}
+	}
+
+	/** Redisson's connections to each master; null when the client is not Redisson's own implementation. */
+	private final ConnectionManager connectionManager;
+
+	private final NameMapper nameMapper;
+
+	private final ConcurrentMap<MasterSlaveEntry, Lane> lanes = new ConcurrentHashMap<>();
+
+	private final AtomicLong sharedCalls = new AtomicLong();
+
+	private final AtomicLong ordinaryCalls = new AtomicLong();
+
+	private volatile boolean closed;
+
+	private SharedConnections(ConnectionManager connectionManager, NameMapper nameMapper) {
+		this.connectionManager = connectionManager;
+		this.nameMapper = nameMapper;
+	}
+
+	/** Shared connections of a Redisson client; none (every call the ordinary way) for any other implementation. */
+	static SharedConnections of(RedissonClient client) {
+		if (client instanceof Redisson redisson) {
+			return new SharedConnections(redisson.getCommandExecutor().getConnectionManager(),
+					redisson.getServiceManager().getNameMapper());
+		}
+		return none();
+	}
+
+	/** No shared connection: every call goes the ordinary way. */
+	static SharedConnections none() {
+		return new SharedConnections(null, null);
+	}
+
+	/** Calls sent on a shared connection so far. */
+	long sharedCalls() {
+		return this.sharedCalls.get();
+	}
+
+	/** Calls sent the ordinary way so far (no shared connection ready, or redirected). */
+	long ordinaryCalls() {
+		return this.ordinaryCalls.get();
+	}
+
+	/**
+	 * Runs a script by SHA on the shared connection of the master of its first key, or the ordinary way.
+	 * @param timeoutMillis the call's timeout, or -1 for the client's own
+	 * @param ordinary sends the same call the ordinary way
+	 */
+	@SuppressWarnings("unchecked")
+	<R> CompletableFuture<R> evalSha(String sha, ReturnType returnType, List<Object> keys, Object[] args,
+			long timeoutMillis, Supplier<CompletableFuture<R>> ordinary) {
+		Lane lane = (this.connectionManager != null && !this.closed && !keys.isEmpty())
+				? laneOf(this.nameMapper.map((String) keys.get(0))) : null;
+		RedisConnection connection = (lane != null) ? lane.ready() : null;
+		if (connection == null) {
+			this.ordinaryCalls.incrementAndGet();
+			return ordinary.get();
+		}
+		this.sharedCalls.incrementAndGet();
+		// EVALSHA sha numkeys key... arg..., keys named as Redisson names them (its NameMapper), as its own call would.
+		Object[] params = new Object[2 + keys.size() + args.length];
+		params[0] = sha;
+		params[1] = keys.size();
+		for (int i = 0; i < keys.size(); i++) {
+			params[2 + i] = this.nameMapper.map((String) keys.get(i));
+		}
+		for (int i = 0; i < args.length; i++) {
+			params[2 + keys.size() + i] = String.valueOf(args[i]);
+		}
+		RedisCommand<?> command = EVALSHA.get(returnType);
+		CompletableFuture<R> reply = connection.<Object, R>async(timeoutMillis, StringCodec.INSTANCE,
+				(RedisCommand<Object>) command, params)
+			.toCompletableFuture();
+		return reply.exceptionallyCompose((ex) -> {
+			if (LockScripts.unwrap(ex) instanceof RedisRedirectException) {
+				this.ordinaryCalls.incrementAndGet();
+				return ordinary.get();
+			}
+			return CompletableFuture.failedFuture(LockScripts.unwrap(ex));
+		});
+	}
+
+	private Lane laneOf(String key) {
+		MasterSlaveEntry entry = this.connectionManager.getWriteEntry(this.connectionManager.calcSlot(key));
+		if (entry == null) {
+			return null;
+		}
+		Lane lane = this.lanes.get(entry);
+		return (lane != null) ? lane : this.lanes.computeIfAbsent(entry, Lane::new);
+	}
+
+	/** Gives every shared connection back to its pool; later calls go the ordinary way. */
+	@Override
+	public void close() {
+		this.closed = true;
+		this.lanes.values().forEach(Lane::giveBack);
+		this.lanes.clear();
+	}
+
+	/** The shared connection to one master. */
+	private final class Lane {
+
+		private final MasterSlaveEntry entry;
+
+		private volatile RedisConnection connection;
+
+		private final AtomicBoolean borrowing = new AtomicBoolean();
+
+		private volatile long nextBorrowNanos = System.nanoTime();
+
+		Lane(MasterSlaveEntry entry) {
+			this.entry = entry;
+		}
+
+		/** The shared connection if it can take a call now; otherwise null, and a borrow started if none is. */
+		RedisConnection ready() {
+			RedisConnection current = this.connection;
+			if (current != null) {
+				if (current.getRedisClient() == this.entry.getClient()) {
+					if (current.isActive()) {
+						return current;
+					}
+					if (!current.isClosed()) {
+						// Reconnecting by itself (Redisson's watchdog): the ordinary way until it is back.
+						return null;
+					}
+				}
+				// Closed for good, or a failover made another server the master: give it back and borrow anew.
+				retire(current);
+			}
+			borrow();
+			return null;
+		}
+
+		private void borrow() {
+			if (System.nanoTime() - this.nextBorrowNanos < 0 || !this.borrowing.compareAndSet(false, true)) {
+				return;
+			}
+			this.entry.connectionWriteOp(EVALSHA.get(ReturnType.LIST)).whenComplete((borrowed, ex) -> {
+				if (ex != null) {
+					this.nextBorrowNanos = System.nanoTime() + BORROW_BACKOFF_NANOS;
+				}
+				else {
+					this.connection = borrowed;
+					if (SharedConnections.this.closed) {
+						// Closed while the borrow was under way: give it straight back.
+						giveBack();
+					}
+				}
+				this.borrowing.set(false);
+			});
+		}
+
+		private void retire(RedisConnection current) {
+			synchronized (this) {
+				if (this.connection != current) {
+					return;
+				}
+				this.connection = null;
+			}
+			try {
+				this.entry.releaseWrite(current);
+			}
+			catch (RuntimeException ex) {
+				// The client is shutting down (it may be closed before the engine): its connections close with it.
+			}
+		}
+
+		void giveBack() {
+			RedisConnection current = this.connection;
+			if (current != null) {
+				retire(current);
+			}
+		}
+
+	}
+
+}
