@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.redisson.Redisson;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
@@ -41,6 +43,8 @@ import org.redisson.connection.MasterSlaveEntry;
  */
 final class SharedConnections implements AutoCloseable {
 
+	private static final Log logger = LogFactory.getLog(SharedConnections.class);
+
 	/** How long after a failed borrow the next is tried; calls go the ordinary way meanwhile. */
 	private static final long BORROW_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -63,6 +67,7 @@ final class SharedConnections implements AutoCloseable {
 
 	private final AtomicLong ordinaryCalls = new AtomicLong();
 
+	/** Set by {@link #close}, or on finding a Redisson version without what sharing uses: calls go the ordinary way. */
 	private volatile boolean closed;
 
 	private SharedConnections(ConnectionManager connectionManager, NameMapper nameMapper) {
@@ -73,10 +78,24 @@ final class SharedConnections implements AutoCloseable {
 	/** Shared connections of a Redisson client; none (every call the ordinary way) for any other implementation. */
 	static SharedConnections of(RedissonClient client) {
 		if (client instanceof Redisson redisson) {
-			return new SharedConnections(redisson.getCommandExecutor().getConnectionManager(),
-					redisson.getServiceManager().getNameMapper());
+			try {
+				return new SharedConnections(redisson.getCommandExecutor().getConnectionManager(),
+						redisson.getServiceManager().getNameMapper());
+			}
+			catch (LinkageError ex) {
+				unsupported(ex);
+			}
 		}
 		return none();
+	}
+
+	/**
+	 * The connection sharing reaches into Redisson's connection classes, which are public but not its API: a Redisson
+	 * version that changed them is told about once, and calls go the ordinary way.
+	 */
+	private static void unsupported(LinkageError ex) {
+		logger.warn("distlock cannot share connections with this Redisson version (" + ex
+				+ "); lock calls use pooled connections, one per call in flight");
 	}
 
 	/** No shared connection: every call goes the ordinary way. */
@@ -99,17 +118,43 @@ final class SharedConnections implements AutoCloseable {
 	 * @param timeoutMillis the call's timeout, or -1 for the client's own
 	 * @param ordinary sends the same call the ordinary way
 	 */
-	@SuppressWarnings("unchecked")
 	<R> CompletableFuture<R> evalSha(String sha, ReturnType returnType, List<Object> keys, Object[] args,
 			long timeoutMillis, Supplier<CompletableFuture<R>> ordinary) {
-		Lane lane = (this.connectionManager != null && !this.closed && !keys.isEmpty())
-				? laneOf(this.nameMapper.map((String) keys.get(0))) : null;
-		RedisConnection connection = (lane != null) ? lane.ready() : null;
-		if (connection == null) {
-			this.ordinaryCalls.incrementAndGet();
-			return ordinary.get();
+		try {
+			RedisConnection connection = readyFor(keys);
+			if (connection != null) {
+				CompletableFuture<R> reply = send(connection, sha, returnType, keys, args, timeoutMillis);
+				this.sharedCalls.incrementAndGet();
+				return reply.exceptionallyCompose((ex) -> {
+					if (LockScripts.unwrap(ex) instanceof RedisRedirectException) {
+						this.ordinaryCalls.incrementAndGet();
+						return ordinary.get();
+					}
+					return CompletableFuture.failedFuture(LockScripts.unwrap(ex));
+				});
+			}
 		}
-		this.sharedCalls.incrementAndGet();
+		catch (LinkageError ex) {
+			if (!this.closed) {
+				this.closed = true;
+				unsupported(ex);
+			}
+		}
+		this.ordinaryCalls.incrementAndGet();
+		return ordinary.get();
+	}
+
+	private RedisConnection readyFor(List<Object> keys) {
+		if (this.connectionManager == null || this.closed || keys.isEmpty()) {
+			return null;
+		}
+		Lane lane = laneOf(this.nameMapper.map((String) keys.get(0)));
+		return (lane != null) ? lane.ready() : null;
+	}
+
+	@SuppressWarnings("unchecked")
+	private <R> CompletableFuture<R> send(RedisConnection connection, String sha, ReturnType returnType,
+			List<Object> keys, Object[] args, long timeoutMillis) {
 		// EVALSHA sha numkeys key... arg..., keys named as Redisson names them (its NameMapper), as its own call would.
 		Object[] params = new Object[2 + keys.size() + args.length];
 		params[0] = sha;
@@ -121,16 +166,8 @@ final class SharedConnections implements AutoCloseable {
 			params[2 + keys.size() + i] = String.valueOf(args[i]);
 		}
 		RedisCommand<?> command = EVALSHA.get(returnType);
-		CompletableFuture<R> reply = connection.<Object, R>async(timeoutMillis, StringCodec.INSTANCE,
-				(RedisCommand<Object>) command, params)
+		return connection.<Object, R>async(timeoutMillis, StringCodec.INSTANCE, (RedisCommand<Object>) command, params)
 			.toCompletableFuture();
-		return reply.exceptionallyCompose((ex) -> {
-			if (LockScripts.unwrap(ex) instanceof RedisRedirectException) {
-				this.ordinaryCalls.incrementAndGet();
-				return ordinary.get();
-			}
-			return CompletableFuture.failedFuture(LockScripts.unwrap(ex));
-		});
 	}
 
 	private Lane laneOf(String key) {
@@ -146,7 +183,12 @@ final class SharedConnections implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		this.lanes.values().forEach(Lane::giveBack);
+		try {
+			this.lanes.values().forEach(Lane::giveBack);
+		}
+		catch (LinkageError ex) {
+			// Told when found; the client closes the connections with it.
+		}
 		this.lanes.clear();
 	}
 

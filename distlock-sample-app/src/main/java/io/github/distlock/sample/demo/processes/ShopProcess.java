@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
@@ -25,6 +27,9 @@ import io.github.distlock.sample.SampleApplication;
 final class ShopProcess implements AutoCloseable {
 
 	private static final String HOST = "127.0.0.1";
+
+	/** Every port handed to a shop by this JVM, so that no two shops get the same one. */
+	private static final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
 
 	private final String name;
 
@@ -194,12 +199,23 @@ final class ShopProcess implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * A port free now and not handed to another shop of this demo: the kernel may offer a port it just gave out again
+	 * while the first shop has not bound it yet, and two shops on one port leave one of them dead (CI once saw both
+	 * shops' health answered by the one alive).
+	 */
 	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("No free port on " + HOST, ex);
+		while (true) {
+			int port;
+			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+				port = socket.getLocalPort();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("No free port on " + HOST, ex);
+			}
+			if (handedOut.add(port)) {
+				return port;
+			}
 		}
 	}
 
