@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -11,12 +12,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.Redisson;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisConnection;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisRedirectException;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.RedisCommand;
@@ -121,9 +126,12 @@ final class SharedConnections implements AutoCloseable {
 	<R> CompletableFuture<R> evalSha(String sha, ReturnType returnType, List<Object> keys, Object[] args,
 			long timeoutMillis, Supplier<CompletableFuture<R>> ordinary) {
 		try {
-			RedisConnection connection = readyFor(keys);
+			Lane lane = laneFor(keys);
+			RedisConnection connection = (lane != null) ? lane.ready() : null;
 			if (connection != null) {
+				Channel channel = connection.getChannel();
 				CompletableFuture<R> reply = send(connection, sha, returnType, keys, args, timeoutMillis);
+				lane.track(channel, reply);
 				this.sharedCalls.incrementAndGet();
 				return reply.exceptionallyCompose((ex) -> {
 					if (LockScripts.unwrap(ex) instanceof RedisRedirectException) {
@@ -144,12 +152,11 @@ final class SharedConnections implements AutoCloseable {
 		return ordinary.get();
 	}
 
-	private RedisConnection readyFor(List<Object> keys) {
+	private Lane laneFor(List<Object> keys) {
 		if (this.connectionManager == null || this.closed || keys.isEmpty()) {
 			return null;
 		}
-		Lane lane = laneOf(this.nameMapper.map((String) keys.get(0)));
-		return (lane != null) ? lane.ready() : null;
+		return laneOf(this.nameMapper.map((String) keys.get(0)));
 	}
 
 	@SuppressWarnings("unchecked")
@@ -202,6 +209,9 @@ final class SharedConnections implements AutoCloseable {
 		private final AtomicBoolean borrowing = new AtomicBoolean();
 
 		private volatile long nextBorrowNanos = System.nanoTime();
+
+		/** The calls sent on the shared connection's current channel and not answered yet. */
+		private volatile UnansweredCalls unanswered;
 
 		Lane(MasterSlaveEntry entry) {
 			this.entry = entry;
@@ -261,10 +271,65 @@ final class SharedConnections implements AutoCloseable {
 			}
 		}
 
+		/** Keeps a call sent on a channel until it is answered, to fail it at once should the channel close first. */
+		void track(Channel channel, CompletableFuture<?> call) {
+			UnansweredCalls calls = this.unanswered;
+			if (calls == null || calls.channel != channel) {
+				synchronized (this) {
+					calls = this.unanswered;
+					if (calls == null || calls.channel != channel) {
+						calls = new UnansweredCalls(channel);
+						this.unanswered = calls;
+					}
+				}
+			}
+			calls.add(call);
+		}
+
 		void giveBack() {
 			RedisConnection current = this.connection;
 			if (current != null) {
 				retire(current);
+			}
+		}
+
+	}
+
+	/**
+	 * The calls sent on one channel (the socket under a connection, replaced when Redisson reconnects) that have no
+	 * answer yet. When the channel closes they fail at once. Redisson fails only the first call queued on a closed
+	 * connection; the others behind it would wait for their timeout, while a call on a connection of its own fails
+	 * when it closes. Whether such a call ran is unknown either way, as after a timeout, and its caller decides.
+	 */
+	private static final class UnansweredCalls implements ChannelFutureListener {
+
+		final Channel channel;
+
+		private final Set<CompletableFuture<?>> calls = ConcurrentHashMap.newKeySet();
+
+		UnansweredCalls(Channel channel) {
+			this.channel = channel;
+			channel.closeFuture().addListener(this);
+		}
+
+		void add(CompletableFuture<?> call) {
+			this.calls.add(call);
+			call.whenComplete((result, ex) -> this.calls.remove(call));
+			if (!this.channel.isOpen()) {
+				// Closed before the call was added: the listener may have run already.
+				failAll();
+			}
+		}
+
+		@Override
+		public void operationComplete(ChannelFuture closed) {
+			failAll();
+		}
+
+		private void failAll() {
+			for (CompletableFuture<?> call : this.calls) {
+				call.completeExceptionally(new RedisConnectionException("The connection to Redis at "
+						+ this.channel.remoteAddress() + " closed before the call was answered"));
 			}
 		}
 

@@ -137,6 +137,28 @@ class RedisSharedConnectionIntegrationTests {
 		assertThat(this.lost).isEmpty();
 	}
 
+	/**
+	 * Calls in flight on the shared connection when it is cut fail at once, as calls on connections of their own do,
+	 * and are tried again within the caller's wait: not left to the command timeout (10 s here).
+	 */
+	@Test
+	void callsInFlightWhenTheSharedConnectionIsCutFailAtOnce() throws Exception {
+		try (RespClient raw = redis.client()) {
+			long before = sent();
+			raw.call("CLIENT", "PAUSE", "10000", "WRITE");
+			List<Future<LockHandle>> acquired = acquireAtOnce("cut-");
+			awaitSent(before, THREADS);
+			long cut = System.nanoTime();
+			raw.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+			raw.call("CLIENT", "UNPAUSE");
+			for (Future<LockHandle> handle : acquired) {
+				assertThat(handle.get(20, TimeUnit.SECONDS).release()).isTrue();
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - cut)).as("all sixteen locked after the cut")
+				.isLessThan(Duration.ofSeconds(5));
+		}
+	}
+
 	private long warmUpOrdinaryCalls;
 
 	/** The first call goes the ordinary way and has a connection borrowed; later calls share it. */
