@@ -43,8 +43,8 @@ import org.redisson.connection.MasterSlaveEntry;
  * connection of its own) whenever no shared connection is ready: while one is being borrowed, while it reconnects,
  * once a failover has moved the master, and always for a client that is not Redisson's own implementation. A call
  * the master redirects (MOVED or ASK, which Redis did not run) is sent again the ordinary way, which follows the
- * redirect. Nothing else is ever sent twice: a call whose connection broke before its answer fails, as an ordinary
- * call does, and its caller decides.
+ * redirect. Nothing else is ever sent twice: a call whose connection closed before its answer fails at once (see
+ * {@link UnansweredCalls}), and its caller decides.
  */
 final class SharedConnections implements AutoCloseable {
 
@@ -297,9 +297,10 @@ final class SharedConnections implements AutoCloseable {
 
 	/**
 	 * The calls sent on one channel (the socket under a connection, replaced when Redisson reconnects) that have no
-	 * answer yet. When the channel closes they fail at once. Redisson fails only the first call queued on a closed
-	 * connection; the others behind it would wait for their timeout, while a call on a connection of its own fails
-	 * when it closes. Whether such a call ran is unknown either way, as after a timeout, and its caller decides.
+	 * answer yet. When the channel closes they fail at once, instead of each waiting out its command timeout, which
+	 * is what Redisson leaves a call in flight on a closed connection to, on a connection of its own as well
+	 * (measured: sixteen calls cut off with a 10 s timeout ended after 10.1 s). Whether such a call ran is unknown
+	 * either way, as after a timeout, and its caller decides.
 	 */
 	private static final class UnansweredCalls implements ChannelFutureListener {
 
