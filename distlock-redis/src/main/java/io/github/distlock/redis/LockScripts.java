@@ -119,7 +119,7 @@ class LockScripts {
 		R result;
 		try {
 			try {
-				result = awaitAnswer(evalSha(lua, returnType, keys, args));
+				result = awaitAnswer(sendBySha(lua, returnType, keys, args));
 			}
 			catch (RedisNoScriptException ex) {
 				// Redisson runs a script by text as SCRIPT LOAD and EVALSHA, which puts it back in the cache.
@@ -140,7 +140,7 @@ class LockScripts {
 
 	/** As {@link #run}, without waiting: by SHA, loading the script again if the server has forgotten it. */
 	<R> CompletionStage<R> runByShaAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
-		CompletionStage<R> bySha = evalSha(lua, returnType, keys, args);
+		CompletionStage<R> bySha = sendBySha(lua, returnType, keys, args);
 		return observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 				? this.script.<R>evalAsync(Mode.READ_WRITE, lua.text, returnType, keys, args)
 				: CompletableFuture.failedStage(ex)));
@@ -153,11 +153,7 @@ class LockScripts {
 	 * the caller.
 	 */
 	<R> CompletableFuture<R> sendBySha(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
-		return evalSha(lua, returnType, keys, args);
-	}
-
-	/** By SHA on the shared connection of the master of the first key when it is ready, else the ordinary way. */
-	private <R> CompletableFuture<R> evalSha(Script lua, ReturnType returnType, List<Object> keys, Object[] args) {
+		// On the shared connection of the master of the first key when it is ready, else the ordinary way.
 		return this.shared.evalSha(lua.sha, returnType, keys, args, this.sharedTimeoutMillis,
 				() -> this.script.<R>evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, keys, args)
 					.toCompletableFuture());
@@ -172,12 +168,15 @@ class LockScripts {
 			return reply.join();
 		}
 		catch (CompletionException ex) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof RedisException redis) {
-				throw redis;
-			}
-			throw new RedisException("Unexpected failure of a script call: " + cause, cause);
+			throw asRedisException(ex);
 		}
+	}
+
+	/** A failed call's cause, as the RedisException it almost always is. */
+	static RedisException asRedisException(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		return (cause instanceof RedisException redis) ? redis
+				: new RedisException("Unexpected failure of a script call: " + cause, cause);
 	}
 
 	/** Gives back the connections shared by this runner's calls; later calls go the ordinary way. */

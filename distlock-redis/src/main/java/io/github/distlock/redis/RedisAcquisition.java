@@ -332,11 +332,7 @@ final class RedisAcquisition {
 			return reply.get();
 		}
 		catch (ExecutionException ex) {
-			Throwable cause = LockScripts.unwrap(ex.getCause());
-			if (cause instanceof RedisException redis) {
-				throw redis;
-			}
-			throw new RedisException("Unexpected failure of a lock attempt: " + cause, cause);
+			throw LockScripts.asRedisException(ex.getCause());
 		}
 	}
 
