@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
  * <ol>
  * <li><b>a fault that can take a lock from a live holder</b>, for the reported reason, under way at some moment
  * between the call's start and the report: for {@code NOT_OWNED} and {@code STORE_UNREACHABLE}, the lock server
- * paused or restarted, or the holder's own worker paused or starved of CPU (its renewals could not go out in time);
+ * paused or restarted, or the holder's own worker paused or starved of CPU (its renewals could not go out in time),
+ * by the injector or by anything else, as long as the worker saw itself stall for two thirds of a lease
+ * ({@link RunRecords#longStall});
  * but a ZooKeeper server restarted on its data keeps every session and node, so it justifies
  * {@code STORE_UNREACHABLE} (a lease that ran out before the client was back) and never {@code NOT_OWNED}.
  * No fault justifies {@code LEASE_EXPIRED}, which means a lease ran out by design: the workers' locks renew and have
@@ -104,7 +106,8 @@ final class LossJustificationCheck implements Check {
 			.filter((fault) -> (fault.isStoreFault() && fault.canCostALockAs(loss.reason()))
 					|| fault.strikes(loss.worker(), "worker_pause") || fault.strikes(loss.worker(), "worker_starve"))
 			.findFirst()
-			.map((fault) -> fault.isStoreFault() ? fault.kind() : "own " + fault.kind());
+			.map((fault) -> fault.isStoreFault() ? fault.kind() : "own " + fault.kind())
+			.or(() -> records.longStall(loss.worker(), held.startNanos(), loss.nanos()).map((stall) -> "own stall"));
 	}
 
 	/** A connection kill that struck during the call, or recently enough before it for its effects to last. */

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Overlapping holds: counted and measured, never hidden. An overlap is allowed only where a fault forced it, and
- * then only if its older holder (the smaller token) was told it lost the lock or had a write refused by the fence.
+ * Overlapping holds: counted and measured, never hidden. An overlap is allowed only where a fault forced it (or the
+ * older holder's worker saw its own JVM stall long enough to lose the lock: {@link RunRecords#longStall}), and then
+ * only if its older holder (the smaller token) was told it lost the lock or had a write refused by the fence.
  */
 final class OverlapCheck implements Check {
 
@@ -25,7 +26,10 @@ final class OverlapCheck implements Check {
 			total += overlap.lengthNanos();
 			longest = Math.max(longest, overlap.lengthNanos());
 			Optional<FaultRecord> fault = records.faultAround(overlap.fromNanos(), overlap.toNanos());
-			if (fault.isPresent()) {
+			// Or the older holder's own JVM stalled, unbidden, long enough to miss its renewals.
+			boolean ownStall = records.longStall(overlap.older().worker(), overlap.older().acquiredNanos(),
+					overlap.fromNanos()).isPresent();
+			if (fault.isPresent() || ownStall) {
 				duringFaults++;
 			}
 			else {

@@ -22,10 +22,12 @@ import java.util.stream.Collectors;
  * @param faults the faults injected, in order
  * @param keysLeft locks still in the store (Redis keys, table rows, ZooKeeper nodes) after the workers stopped and
  * leases ran out
+ * @param stalls the times the workers' JVMs did not run, as each saw it, in no particular order
  */
 public record RunRecords(RunParameters parameters, List<Acquisition> acquisitions, List<Timeout> timeouts,
 		List<String> failures, List<LossReport> lossReports, Set<String> finishedWorkers,
-		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft) {
+		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft,
+		List<Stall> stalls) {
 
 	/** The kill of a worker, if it was killed. */
 	public Optional<FaultRecord> killOf(String worker) {
@@ -39,7 +41,20 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 	public boolean stalledBetween(String worker, long fromNanos, long toNanos) {
 		return this.faults.stream()
 			.anyMatch((fault) -> (fault.strikes(worker, "worker_pause") || fault.strikes(worker, "worker_starve"))
-					&& fault.overlaps(fromNanos, toNanos));
+					&& fault.overlaps(fromNanos, toNanos))
+				|| longStall(worker, fromNanos, toNanos).isPresent();
+	}
+
+	/**
+	 * A stall of the worker's own JVM between the two times long enough to cost it a lock by itself: at least two
+	 * thirds of a lease, the time from a renewal falling due to the lease running out.
+	 */
+	public Optional<Stall> longStall(String worker, long fromNanos, long toNanos) {
+		long enough = this.parameters.lease().toNanos() * 2 / 3;
+		return this.stalls.stream()
+			.filter((stall) -> stall.worker().equals(worker) && stall.lengthNanos() >= enough
+					&& stall.overlaps(fromNanos, toNanos))
+			.findFirst();
 	}
 
 	/**

@@ -23,7 +23,7 @@ import io.github.distlock.torture.history.HistoryFiles;
 import io.github.distlock.torture.history.HistoryLine;
 
 /**
- * Reads a run directory: {@code run.properties}, {@code history-*.log}, {@code fence.log}, {@code keyspace.log} (or
+ * Reads a run directory: {@code run.properties}, {@code history-*.log} (with the workers' stalls), {@code fence.log}, {@code keyspace.log} (or
  * {@code keyspace-*.log}, one per node of a cluster),
  * {@code faults.log} and {@code keys-at-end.log}. Plain file parsing: nothing here comes from the library.
  */
@@ -45,8 +45,9 @@ public final class RunRecordsReader {
 		List<String> failures = new ArrayList<>();
 		List<LossReport> lossReports = new ArrayList<>();
 		Set<String> finished = new HashSet<>();
+		List<Stall> stalls = new ArrayList<>();
 		for (Path history : histories(dir)) {
-			readHistory(HistoryFiles.read(history), acquisitions, timeouts, failures, lossReports, finished);
+			readHistory(HistoryFiles.read(history), acquisitions, timeouts, failures, lossReports, finished, stalls);
 		}
 		List<FenceWrite> fence = HistoryFiles.read(dir.resolve("fence.log"))
 			.stream()
@@ -64,7 +65,7 @@ public final class RunRecordsReader {
 			.map((line) -> line.text("key"))
 			.toList();
 		return new RunRecords(parameters, acquisitions, timeouts, failures, lossReports, finished, fence, keyspace,
-				faults, keysLeft);
+				faults, keysLeft, stalls);
 	}
 
 	/**
@@ -103,7 +104,7 @@ public final class RunRecordsReader {
 		}
 	}
 	private static void readHistory(List<HistoryLine> lines, List<Acquisition> acquisitions, List<Timeout> timeouts,
-			List<String> failures, List<LossReport> lossReports, Set<String> finished) {
+			List<String> failures, List<LossReport> lossReports, Set<String> finished, List<Stall> stalls) {
 		Map<Long, HistoryLine> acquired = new HashMap<>();
 		Map<Long, Acquisition.Ending> endings = new HashMap<>();
 		for (HistoryLine line : lines) {
@@ -124,6 +125,7 @@ public final class RunRecordsReader {
 				case "lost_reported" -> lossReports.add(new LossReport(line.text("worker"), line.text("key"),
 						line.number("token"), line.text("reason"), line.number("nano")));
 				case "finished" -> finished.add(line.text("worker"));
+				case "stalled" -> stalls.add(new Stall(line.text("worker"), line.number("from"), line.number("to")));
 				case "started" -> {
 					// the worker's PID, for people reading the file
 				}

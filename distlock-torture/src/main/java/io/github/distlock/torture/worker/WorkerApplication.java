@@ -22,6 +22,11 @@ public class WorkerApplication {
 		return new WorkerHistory(properties.worker(), new HistoryWriter(properties.history()));
 	}
 
+	@Bean(initMethod = "start", destroyMethod = "close")
+	StallWatch stallWatch(WorkerHistory history) {
+		return new StallWatch(history);
+	}
+
 	@Bean
 	HistoryLostListener historyLostListener(WorkerHistory history) {
 		return new HistoryLostListener(history);

@@ -60,6 +60,11 @@ public final class WorkerHistory implements AutoCloseable {
 			.with("reason", lost.reason()));
 	}
 
+	/** The worker's JVM did not run its stall watch from one moment to the other ({@link StallWatch}). */
+	void stalled(long fromNanos, long toNanos) {
+		write(line("stalled").with("from", fromNanos).with("to", toNanos));
+	}
+
 	private HistoryLine ended(String event, Section section) {
 		return call(event, section).with("token", section.token)
 			.with("acquired", section.acquiredNanos)

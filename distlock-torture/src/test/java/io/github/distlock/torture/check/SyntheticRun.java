@@ -111,6 +111,11 @@ final class SyntheticRun {
 			.with("token", token).with("reason", reason));
 	}
 
+	/** The worker saw its own JVM stall from one time to the other ({@code StallWatch}). */
+	void stalled(String worker, double from, double to) {
+		add(worker, line("stalled", worker, to).with("from", nanos(from)).with("to", nanos(to)));
+	}
+
 	void fence(String key, long token, String worker, long call, String phase, boolean accepted) {
 		this.fence.add(HistoryLine.of("write").with("resource", key).with("token", token)
 			.with("writer", worker + "/" + call).with("phase", phase).with("accepted", accepted ? "1" : "0"));

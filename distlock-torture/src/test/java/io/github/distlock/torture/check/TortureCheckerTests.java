@@ -263,6 +263,28 @@ class TortureCheckerTests {
 	}
 
 	@Test
+	void aLossAndTheOverlapAfterItAreJustifiedByALongStallTheHolderSawItselfAndByNoShorterOrOtherStall() {
+		// w1 saw its JVM stand still for 700 ms (two thirds of the 1 s lease or more) with no fault injected: its
+		// renewals could not go out, w2 took the lock, and w1 was told.
+		this.run.stalled("w1", 5_100, 5_800);
+		long stalled = this.run.acquire("w1", "hot-2", token(5_000_000), 4_999, 5_000);
+		this.run.released("w2", "hot-2", token(5_900_000), 5_500, 5_900, 5_950);
+		this.run.lostReported("w1", "hot-2", token(5_000_000), 5_810, "STORE_UNREACHABLE");
+		this.run.end("w1", "lost", stalled, "hot-2", token(5_000_000), 4_999, 5_000, 6_000, "STORE_UNREACHABLE");
+		// A stall shorter than that, or another worker's, explains nothing.
+		this.run.stalled("w2", 7_050, 7_300);
+		this.run.stalled("w1", 7_100, 7_600);
+		lostDuringTheSection("w2", "hot-3", 7_000, 7_700, "STORE_UNREACHABLE");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(1).allMatch((violation) -> violation.detail().startsWith("w2 "));
+		assertThat(report.figures()).containsEntry("losses justified", "1 of 2 {own stall=1}")
+			.containsEntry("stalls the workers saw", "3 of 100 ms or more, 1 of two thirds of a lease or more, "
+					+ "longest 700.0 ms");
+		assertThat(report.figures().get("overlaps by interval")).startsWith("1 (1 during faults, 0 outside");
+	}
+
+	@Test
 	void aLeaseExpiredReportIsExplainedByNoFault() {
 		this.run.fault("worker_pause", "w1", 5_000, 7_500);
 		lostDuringTheSection("w1", "hot-2", 4_900, 7_600, "LEASE_EXPIRED");
