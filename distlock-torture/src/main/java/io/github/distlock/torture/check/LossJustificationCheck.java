@@ -161,11 +161,18 @@ final class LossJustificationCheck implements Check {
 			.map((fault) -> fault + " " + Check.at(records, fault.startNanos()) + " to "
 					+ Check.at(records, fault.endNanos()))
 			.collect(Collectors.joining(", "));
+		// Shorter stalls justify nothing, but tell people where to look.
+		String stalls = records.stalls()
+			.stream()
+			.filter((stall) -> stall.worker().equals(loss.worker()) && stall.overlaps(held.startNanos(), loss.nanos()))
+			.map((stall) -> Check.millis(stall.lengthNanos()) + " at " + Check.at(records, stall.fromNanos()))
+			.collect(Collectors.joining(", "));
 		return what + " (call " + held.writer() + " started " + Check.at(records, held.startNanos()) + ", held from "
 				+ Check.at(records, held.acquiredNanos()) + (held.ending() != null ? ", section ended "
 						+ Check.at(records, held.ending().endNanos()) + ", " + held.ending().outcome() : "")
 				+ "): nothing shows the lock gone before, and no fault could take it"
-				+ (faults.isEmpty() ? "; no fault near" : "; faults near: " + faults);
+				+ (faults.isEmpty() ? "; no fault near" : "; faults near: " + faults)
+				+ (stalls.isEmpty() ? "" : "; its worker stalled " + stalls);
 	}
 
 }
