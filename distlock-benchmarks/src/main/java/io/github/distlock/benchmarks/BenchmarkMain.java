@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.distlock.benchmarks.clients.ClientFloorBenchmark;
 import io.github.distlock.benchmarks.etcd.EtcdBenchmark;
 import io.github.distlock.benchmarks.jdbc.JdbcBenchmark;
 import io.github.distlock.benchmarks.keyset.KeySetBenchmark;
@@ -28,6 +29,7 @@ import io.github.distlock.benchmarks.zookeeper.ZooKeeperBenchmark;
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --shared [--smoke] [--out FILE] (read/write, permits)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --zookeeper [--smoke] [--out FILE] (the ZooKeeper locks)
  * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --etcd [--smoke] [--out FILE]   (the etcd locks)
+ * java -jar distlock-benchmarks/target/distlock-benchmarks.jar --client-floor [--smoke] [--out FILE] (the clients alone)
  * </pre>
  *
  * Without {@code --out} the Markdown results go to {@code distlock-benchmarks/target/benchmark-results.md} when run
@@ -70,6 +72,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("--etcd")) {
 			EtcdBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("--client-floor")) {
+			ClientFloorBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals(WORKER)) {
