@@ -27,8 +27,6 @@ final class StallWatch implements AutoCloseable {
 		this.history = history;
 		this.thread = new Thread(this::watch, "torture-stall-watch");
 		this.thread.setDaemon(true);
-		// Above the load threads, so that its lateness is the JVM's, not only a crowd of runnable threads.
-		this.thread.setPriority(Thread.MAX_PRIORITY);
 	}
 
 	void start() {
