@@ -45,14 +45,18 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 				|| longStall(worker, fromNanos, toNanos).isPresent();
 	}
 
+	/** Whether a stall lasted long enough to cost its worker a lock by itself (see {@link #longStall}). */
+	public boolean isLong(Stall stall) {
+		return stall.lengthNanos() >= this.parameters.lease().toNanos() * 2 / 3;
+	}
+
 	/**
 	 * A stall of the worker's own JVM between the two times long enough to cost it a lock by itself: at least two
 	 * thirds of a lease, the time from a renewal falling due to the lease running out.
 	 */
 	public Optional<Stall> longStall(String worker, long fromNanos, long toNanos) {
-		long enough = this.parameters.lease().toNanos() * 2 / 3;
 		return this.stalls.stream()
-			.filter((stall) -> stall.worker().equals(worker) && stall.lengthNanos() >= enough
+			.filter((stall) -> stall.worker().equals(worker) && isLong(stall)
 					&& stall.overlaps(fromNanos, toNanos))
 			.findFirst();
 	}

@@ -14,9 +14,8 @@ final class Totals implements Check {
 	public void check(RunRecords records, CheckReport report) {
 		records.faults().forEach((fault) -> report.figure("fault at " + Check.at(records, fault.startNanos()),
 				fault + " for " + Check.millis(fault.endNanos() - fault.startNanos())));
-		long longEnough = records.parameters().lease().toNanos() * 2 / 3;
 		report.figure("stalls the workers saw", records.stalls().size() + " of 100 ms or more, "
-				+ records.stalls().stream().filter((stall) -> stall.lengthNanos() >= longEnough).count()
+				+ records.stalls().stream().filter(records::isLong).count()
 				+ " of two thirds of a lease or more, longest " + Check.millis(records.stalls()
 					.stream()
 					.mapToLong(Stall::lengthNanos)
