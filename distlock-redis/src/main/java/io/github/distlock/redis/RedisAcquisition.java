@@ -100,6 +100,9 @@ final class RedisAcquisition {
 				: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
 
+	/** How long a failed subscription to a lock's shard channels stands before the next waiter tries again. */
+	private static final long RESUBSCRIBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	/**
 	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
 	 * it withdraws (see {@link #giveUp()}).
@@ -258,6 +261,13 @@ final class RedisAcquisition {
 	 */
 	private boolean listen(Turnstiles.Turnstile turn, long pauseNanos) throws InterruptedException {
 		ReleaseAnnouncements.Subscription subscription = turn.subscription();
+		if (subscription != null && subscription.ready().isCompletedExceptionally()
+				&& System.nanoTime() - turn.subscribedAtNanos() >= RESUBSCRIBE_AFTER_NANOS) {
+			// A failed subscription is kept so that the threads in line do not retry it on every attempt, but not for
+			// good: on a lock that stays contended the line never empties, and its waiters would poll for ever.
+			turn.dropSubscription();
+			subscription = null;
+		}
 		boolean made = false;
 		if (subscription == null) {
 			subscription = this.engine.announcements().subscribe(this.redisKey);
@@ -282,7 +292,7 @@ final class RedisAcquisition {
 		}
 		catch (ExecutionException ex) {
 			// Refused or unreachable: this caller waits by polling, as after a lost message. The failed subscription
-			// stays with the turnstile, so the threads in line do not retry it on every attempt.
+			// stays with the turnstile for a second, so the threads in line do not retry it on every attempt.
 			return false;
 		}
 	}

@@ -93,6 +93,8 @@ final class Turnstiles {
 		 */
 		private volatile ReleaseAnnouncements.Subscription subscription;
 
+		private volatile long subscribedAtNanos;
+
 		/** Announcements to the thread that passed: only that thread waits in Redis. */
 		ReleaseSignals.Signal signal() {
 			return this.signal;
@@ -104,7 +106,13 @@ final class Turnstiles {
 		}
 
 		void subscribe(ReleaseAnnouncements.Subscription subscription) {
+			this.subscribedAtNanos = System.nanoTime();
 			this.subscription = subscription;
+		}
+
+		/** When the current subscription was made. */
+		long subscribedAtNanos() {
+			return this.subscribedAtNanos;
 		}
 
 		/** Closes the subscription, if any; the next thread that waits in Redis makes a new one. */
