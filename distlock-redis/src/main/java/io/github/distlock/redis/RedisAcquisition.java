@@ -28,6 +28,12 @@ final class RedisAcquisition {
 	/** Pause between attempts while the store cannot be reached. */
 	private static final long UNREACHABLE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+	/**
+	 * Longest pause between attempts while the lock's subscription is not confirmed (on its way, or failed): a
+	 * hand-over then goes unheard, and would otherwise wait for the next poll, up to a second later.
+	 */
+	private static final long UNSUBSCRIBED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
 	/** How much longer than the caller's wait its queue entry may live, for clock and delivery slack. */
 	private static final long QUEUE_TTL_MARGIN_MILLIS = 5_000;
 
@@ -99,9 +105,6 @@ final class RedisAcquisition {
 		this.acquireKeys = (shared != null) ? null
 				: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
-
-	/** How long a failed subscription to a lock's shard channels stands before the next waiter tries again. */
-	private static final long RESUBSCRIBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/**
 	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
@@ -232,8 +235,8 @@ final class RedisAcquisition {
 					TimeUnit.NANOSECONDS.sleep(Math.min(remaining, UNREACHABLE_BACKOFF_NANOS));
 					continue;
 				}
-				long pause = Math.min(remaining, this.engine.pollNanos(reply.get(1)));
-				if (listen(turn, pause)) {
+				long pause = listen(turn, Math.min(remaining, this.engine.pollNanos(reply.get(1))));
+				if (pause == 0) {
 					continue;
 				}
 				long token = signal.await(seen, pause);
@@ -254,47 +257,43 @@ final class RedisAcquisition {
 	 * Makes sure this engine hears the lock's announcements before the caller waits for one: on Redis Cluster, a
 	 * subscription to the lock's shard channels, kept by the turnstile for the threads in line after this one.
 	 * Nothing to do with the engine-wide channels of a single Redis or Sentinel.
-	 * @param pauseNanos the longest the caller would wait before its next attempt: it waits no longer for the
-	 * subscription (one on its way to a node that no longer serves the lock's slot may take long to fail)
-	 * @return whether the caller must try again before it waits: the subscription was confirmed only now, after the
-	 * last attempt, so an announcement sent in between was not heard; or the pause passed while it was on its way
+	 * @param pauseNanos the longest the caller would wait before its next attempt
+	 * @return how long the caller may wait for an announcement before its next attempt: the pause, or at most
+	 * {@link #UNSUBSCRIBED_POLL_NANOS} while the subscription is not confirmed; 0 when it must try again first (the
+	 * subscription was confirmed only now, after the last attempt, so an announcement sent in between was not
+	 * heard; or it is still on its way)
 	 */
-	private boolean listen(Turnstiles.Turnstile turn, long pauseNanos) throws InterruptedException {
+	private long listen(Turnstiles.Turnstile turn, long pauseNanos) throws InterruptedException {
 		ReleaseAnnouncements.Subscription subscription = turn.subscription();
-		if (subscription != null && subscription.ready().isCompletedExceptionally()
-				&& System.nanoTime() - turn.subscribedAtNanos() >= RESUBSCRIBE_AFTER_NANOS) {
-			// A failed subscription is kept so that the threads in line do not retry it on every attempt, but not for
-			// good: on a lock that stays contended the line never empties, and its waiters would poll for ever.
-			turn.dropSubscription();
-			subscription = null;
-		}
 		boolean made = false;
 		if (subscription == null) {
 			subscription = this.engine.announcements().subscribe(this.redisKey);
 			if (subscription == null) {
-				return false;
+				return pauseNanos;
 			}
 			turn.subscribe(subscription);
 			made = true;
 		}
-		if (!made && subscription.ready().isDone()) {
-			return false;
+		CompletableFuture<Void> ready = subscription.ready();
+		if (!made && ready.isDone()) {
+			// Failed (refused or unreachable): the turnstile keeps it for a while, so that the threads in line do
+			// not retry it on every attempt; meanwhile they poll, as after a lost message.
+			return ready.isCompletedExceptionally() ? Math.min(pauseNanos, UNSUBSCRIBED_POLL_NANOS) : pauseNanos;
 		}
 		try {
-			subscription.ready().get(pauseNanos, TimeUnit.NANOSECONDS);
+			// Confirmed within a millisecond or so, unless on its way to a node that no longer serves the lock's slot,
+			// which may take long to fail: no longer than a short poll.
+			ready.get(Math.min(pauseNanos, UNSUBSCRIBED_POLL_NANOS), TimeUnit.NANOSECONDS);
 			this.unheard = false;
-			return true;
 		}
 		catch (TimeoutException ex) {
-			// The pause is over, unheard: time for the next attempt, which looks at the lock again.
+			// Not confirmed yet: an announcement in the meantime would go unheard, so look at the lock again.
 			this.unheard = true;
-			return true;
 		}
 		catch (ExecutionException ex) {
-			// Refused or unreachable: this caller waits by polling, as after a lost message. The failed subscription
-			// stays with the turnstile for a second, so the threads in line do not retry it on every attempt.
-			return false;
+			return Math.min(pauseNanos, UNSUBSCRIBED_POLL_NANOS);
 		}
+		return 0;
 	}
 
 	/**

@@ -31,8 +31,17 @@ interface ReleaseAnnouncements extends AutoCloseable {
 	/** This engine's subscription to the announcements about one lock. */
 	interface Subscription {
 
-		/** Completes once the server has confirmed the subscription: from then on no announcement is missed. */
+		/**
+		 * Completes once the server has confirmed the subscription: from then on no announcement is missed, unless
+		 * it is {@link #dropped()}.
+		 */
 		CompletableFuture<Void> ready();
+
+		/**
+		 * Whether the subscription was confirmed and has since been dropped by the client, which will not make it
+		 * again by itself: it hears nothing more.
+		 */
+		boolean dropped();
 
 		/** Stops hearing the lock's announcements, without waiting for the server. */
 		void close();

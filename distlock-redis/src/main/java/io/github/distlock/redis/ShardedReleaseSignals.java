@@ -21,10 +21,11 @@ import org.redisson.client.codec.StringCodec;
  * them. This engine subscribes to both while its threads wait for the lock, not for its whole life: an engine that
  * holds many locks in turn would otherwise keep a subscription for each.
  * <p>
- * Redisson does not follow a shard channel whose slot moved to another master (a resharding or a failover: the old
- * node drops the subscription), so such a subscription hears nothing more. A waiter that finds the lock handed to it
- * unannounced drops its lock's subscription, and the next thread in line subscribes again where the slot is now;
- * meanwhile waiters poll, as after any lost message.
+ * When a lock's slot moves to another master (a resharding), the old master unsubscribes its clients from the slot's
+ * shard channels, and Redisson forgets the subscription without making it again where the slot is now (Redisson
+ * 4.7; it does follow a failover and a cut connection): such a subscription is {@linkplain Subscription#dropped()
+ * dropped}, and the next thread in line subscribes again. Until Redisson routes the new subscription to the slot's
+ * new master, which may take it seconds, waiters poll, as after any lost message.
  */
 final class ShardedReleaseSignals implements ReleaseAnnouncements {
 
@@ -94,6 +95,13 @@ final class ShardedReleaseSignals implements ReleaseAnnouncements {
 		@Override
 		public CompletableFuture<Void> ready() {
 			return this.ready;
+		}
+
+		/** Redisson keeps a channel's listeners while it is subscribed, and forgets them when the server drops it. */
+		@Override
+		public boolean dropped() {
+			return this.ready.isDone() && !this.ready.isCompletedExceptionally()
+					&& (this.releases.countListeners() == 0 || this.handOvers.countListeners() == 0);
 		}
 
 		@Override

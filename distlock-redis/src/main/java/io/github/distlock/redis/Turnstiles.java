@@ -15,6 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Turnstiles {
 
+	/**
+	 * How long a failed subscription stands before the next thread in line tries again: long enough that the threads
+	 * in line do not retry it on every attempt, short enough that a lock that stays contended (its line never
+	 * empties) is heard again soon after the cause is gone.
+	 */
+	static final long RESUBSCRIBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final ConcurrentHashMap<String, Turnstile> byLock = new ConcurrentHashMap<>();
 
 	/**
@@ -93,6 +100,7 @@ final class Turnstiles {
 		 */
 		private volatile ReleaseAnnouncements.Subscription subscription;
 
+		/** When {@link #subscription} was made. */
 		private volatile long subscribedAtNanos;
 
 		/** Announcements to the thread that passed: only that thread waits in Redis. */
@@ -100,19 +108,24 @@ final class Turnstiles {
 			return this.signal;
 		}
 
-		/** Only the thread that passed the gate calls this, and {@link #subscribe}. */
+		/**
+		 * The subscription to use, or null when the caller must make one: none was made, the one made was dropped
+		 * since, or it failed and was made {@link #RESUBSCRIBE_AFTER_NANOS} ago or longer (closed here in both
+		 * cases). Only the thread that passed the gate calls this, and {@link #subscribe}.
+		 */
 		ReleaseAnnouncements.Subscription subscription() {
-			return this.subscription;
+			ReleaseAnnouncements.Subscription current = this.subscription;
+			if (current != null && (current.dropped() || current.ready().isCompletedExceptionally()
+					&& System.nanoTime() - this.subscribedAtNanos >= RESUBSCRIBE_AFTER_NANOS)) {
+				dropSubscription();
+				return null;
+			}
+			return current;
 		}
 
 		void subscribe(ReleaseAnnouncements.Subscription subscription) {
 			this.subscribedAtNanos = System.nanoTime();
 			this.subscription = subscription;
-		}
-
-		/** When the current subscription was made. */
-		long subscribedAtNanos() {
-			return this.subscribedAtNanos;
 		}
 
 		/** Closes the subscription, if any; the next thread that waits in Redis makes a new one. */
