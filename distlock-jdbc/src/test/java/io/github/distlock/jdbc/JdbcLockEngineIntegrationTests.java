@@ -216,6 +216,92 @@ class JdbcLockEngineIntegrationTests {
 	}
 
 	/**
+	 * What the README says of the pool: the watchdog's renewals borrow from the application's pool. The application's
+	 * own work takes every connection the pool has: for a third of a lease that costs nothing (the renewal that could
+	 * not borrow is made at the next tick, within the lease), no false alarm; kept past the lease it costs the lock,
+	 * which is reported lost, and another instance takes it with a greater token.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void aPoolKeptExhaustedCostsAHeldLockOnlyPastItsLeaseAndSaysSo(String database,
+			Supplier<PrivateDatabase> databases) throws Exception {
+		Duration lease = Duration.ofSeconds(3);
+		HikariConfig config = new HikariConfig();
+		try (PrivateDatabase db = databases.get()) {
+			config.setJdbcUrl(db.url());
+			config.setUsername(db.user());
+			config.setMaximumPoolSize(3);
+			config.setConnectionTimeout(250);
+			try (HikariDataSource pool = new HikariDataSource(config); JdbcLockEngine engine = engine(pool);
+					JdbcLockEngine other = engine(db.dataSource())) {
+				engine.createTableIfMissing();
+				LockHandle held = engine.acquire(new LockRequest("pool", "k", lease, Duration.ZERO, true, null));
+
+				long renewedFrom = held.leaseDeadlineNanos();
+				try (BorrowedConnections borrowed = BorrowedConnections.all(pool)) {
+					assertThat(borrowed.count()).as("connections taken from the pool").isPositive();
+					// Fault timing: the pool stays exhausted for a third of the lease.
+					Thread.sleep(lease.toMillis() / 3);
+				}
+				long giveUp = System.nanoTime() + lease.toNanos();
+				while (held.leaseDeadlineNanos() == renewedFrom && !held.isLost() && System.nanoTime() < giveUp) {
+					// Polling the handle: renewal signals nothing else.
+					Thread.sleep(20);
+				}
+				assertThat(held.leaseDeadlineNanos()).as("renewed once the pool had connections again")
+					.isGreaterThan(renewedFrom);
+				assertThat(this.lost).as("no false alarm").isEmpty();
+				assertThat(held.verify()).isTrue();
+
+				try (BorrowedConnections borrowed = BorrowedConnections.all(pool)) {
+					assertThat(borrowed.count()).as("connections taken from the pool").isPositive();
+					LostLock loss = this.lost.poll(lease.toMillis() * 2, TimeUnit.MILLISECONDS);
+					assertThat(loss).as("the loss, reported").isNotNull();
+					assertThat(loss.key()).isEqualTo("k");
+					assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+					assertThat(held.isLost()).isTrue();
+					LockHandle next = other.acquire(new LockRequest("pool", "k", lease, Duration.ZERO, true, null));
+					assertThat(next.token()).as("the fence holds").isGreaterThan(held.token());
+					assertThat(next.release()).isTrue();
+				}
+				assertThat(held.release()).as("nothing left to release").isFalse();
+				assertThat(this.lost).as("reported once").isEmpty();
+			}
+		}
+	}
+
+	/** Every connection a pool still lends, held by "the application" until closed. */
+	private static final class BorrowedConnections implements AutoCloseable {
+
+		private final List<Connection> connections = new ArrayList<>();
+
+		static BorrowedConnections all(DataSource pool) {
+			BorrowedConnections borrowed = new BorrowedConnections();
+			while (true) {
+				try {
+					borrowed.connections.add(pool.getConnection());
+				}
+				catch (SQLException exhausted) {
+					// The pool's connection timeout ran out: nothing more to lend.
+					return borrowed;
+				}
+			}
+		}
+
+		int count() {
+			return this.connections.size();
+		}
+
+		@Override
+		public void close() throws SQLException {
+			for (Connection connection : this.connections) {
+				connection.close();
+			}
+		}
+
+	}
+
+	/**
 	 * A release after the engine closed (a method still running while the application shuts down), of a lock found
 	 * taken from it: answered and reported like any such release, not failed by the closed engine's cleanup thread.
 	 */
