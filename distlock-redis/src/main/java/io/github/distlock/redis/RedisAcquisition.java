@@ -34,6 +34,9 @@ final class RedisAcquisition {
 	 */
 	private static final long UNSUBSCRIBED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+	/** How often a waiter on a subscription of its own looks whether the subscription still stands. */
+	private static final long SUBSCRIPTION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
 	/** How much longer than the caller's wait its queue entry may live, for clock and delivery slack. */
 	private static final long QUEUE_TTL_MARGIN_MILLIS = 5_000;
 
@@ -239,7 +242,7 @@ final class RedisAcquisition {
 				if (pause == 0) {
 					continue;
 				}
-				long token = signal.await(seen, pause);
+				long token = awaitAnnouncement(turn, signal, seen, pause);
 				if (token != 0) {
 					return handedOver(token);
 				}
@@ -294,6 +297,29 @@ final class RedisAcquisition {
 			return Math.min(pauseNanos, UNSUBSCRIBED_POLL_NANOS);
 		}
 		return 0;
+	}
+
+	/**
+	 * Waits for an announcement, at most the pause. While it waits on a subscription of its own (Redis Cluster), it
+	 * looks every {@link #SUBSCRIPTION_CHECK_NANOS} whether the subscription still stands, and stops waiting when it
+	 * does not (a slot that moved takes it away without a word), so that the caller looks at the lock again and
+	 * subscribes where the slot is now.
+	 * @return the token of a hand-over announced to this caller, or 0
+	 */
+	private long awaitAnnouncement(Turnstiles.Turnstile turn, ReleaseSignals.Signal signal, long seen,
+			long pauseNanos) throws InterruptedException {
+		if (turn.subscription() == null) {
+			return signal.await(seen, pauseNanos);
+		}
+		long deadline = System.nanoTime() + pauseNanos;
+		while (true) {
+			long remaining = deadline - System.nanoTime();
+			long token = signal.await(seen, Math.min(remaining, SUBSCRIPTION_CHECK_NANOS));
+			if (token != 0 || signal.releases() != seen || remaining <= SUBSCRIPTION_CHECK_NANOS
+					|| turn.subscriptionDropped()) {
+				return token;
+			}
+		}
 	}
 
 	/**

@@ -54,8 +54,8 @@ import io.github.distlock.engine.support.LeaseWatchdog;
  * On Redis Cluster (a Redisson cluster configuration), every script still touches the keys of one lock, which share
  * one hash slot; what differs is what spans several locks. Renewals are grouped by slot, one script call per slot,
  * all sent in one batch: one round trip per master per tick ({@link SlotGroupedRenewal}). Announcements go to the
- * lock's own shard channels ({@link ShardedReleaseSignals}, Redis 7). A set of keys is taken in one call only when all
- * lie in one slot ({@link #tryAcquireAll}).
+ * lock's own shard channels ({@link ShardChannelSubscriptions}, Redis 7). A set of keys is taken in one call only
+ * when all lie in one slot ({@link #tryAcquireAll}).
  */
 public final class RedisLockEngine
 		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
@@ -187,7 +187,7 @@ public final class RedisLockEngine
 		this.cluster = client.getConfig().isClusterConfig();
 		this.floors = new TokenFloors(keyPrefix, this.cluster);
 		this.announcements = redLockPart ? new UnheardAnnouncements(keyPrefix + ":released") : this.cluster
-				? new ShardedReleaseSignals(client, this.engineId, this.turnstiles::signal)
+				? ShardChannelSubscriptions.of(client, this.engineId, this.turnstiles::signal)
 				: new ReleaseSignals(client, keyPrefix + ":released", this.engineId, this.turnstiles::signal);
 		// On Cluster, the watchdog hands every due lock to one renewal, which splits them by slot itself.
 		LeaseWatchdog.Renewer<RedisLockHandle> renewer = this.cluster

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
  * lock's releases on, and what a waiter must do before it can hear them.
  * <p>
  * On a single Redis or behind Sentinel ({@link ReleaseSignals}), two engine-wide channels carry every announcement,
- * subscribed once when the engine starts. On Redis Cluster ({@link ShardedReleaseSignals}), each lock has shard
+ * subscribed once when the engine starts. On Redis Cluster ({@link ShardChannelSubscriptions}), each lock has shard
  * channels of its own, in its hash slot, subscribed while this engine's threads wait for that lock.
  */
 interface ReleaseAnnouncements extends AutoCloseable {

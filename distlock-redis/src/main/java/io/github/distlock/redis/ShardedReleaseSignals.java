@@ -21,11 +21,11 @@ import org.redisson.client.codec.StringCodec;
  * them. This engine subscribes to both while its threads wait for the lock, not for its whole life: an engine that
  * holds many locks in turn would otherwise keep a subscription for each.
  * <p>
- * When a lock's slot moves to another master (a resharding), the old master unsubscribes its clients from the slot's
- * shard channels, and Redisson forgets the subscription without making it again where the slot is now (Redisson
- * 4.7; it does follow a failover and a cut connection): such a subscription is {@linkplain Subscription#dropped()
- * dropped}, and the next thread in line subscribes again. Until Redisson routes the new subscription to the slot's
- * new master, which may take it seconds, waiters poll, as after any lost message.
+ * The engine uses this only when its client is not Redisson's own implementation ({@link ShardChannelSubscriptions}
+ * opens connections of its own otherwise). Redisson's sharded topics follow a failover and a cut connection, not a
+ * slot that moved to another master: Redis drops the slot's subscriptions, Redisson 4.7 forgets them, and a later
+ * attempt to subscribe to such a channel times out. A subscription Redisson forgot counts as {@linkplain
+ * Subscription#dropped() dropped}, and waiters poll while they cannot subscribe.
  */
 final class ShardedReleaseSignals implements ReleaseAnnouncements {
 

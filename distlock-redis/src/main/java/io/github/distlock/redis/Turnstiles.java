@@ -123,6 +123,12 @@ final class Turnstiles {
 			return current;
 		}
 
+		/** Whether the subscription in use was dropped since: the thread waiting on it would hear nothing. */
+		boolean subscriptionDropped() {
+			ReleaseAnnouncements.Subscription current = this.subscription;
+			return current != null && current.dropped();
+		}
+
 		void subscribe(ReleaseAnnouncements.Subscription subscription) {
 			this.subscribedAtNanos = System.nanoTime();
 			this.subscription = subscription;

@@ -115,9 +115,9 @@ class ShortTortureRunTests {
 		// A pass proves something only if the load ran and the faults struck.
 		RunRecords records = RunRecordsReader.read(dir);
 		// Except the pub/sub kill on a cluster: there a worker subscribes to a lock's channels only while one of its
-		// threads waits in Redis for that lock, and after the run's slot migration Redisson does not subscribe to the
-		// moved lock's channels again within the run (RedisClusterSubscriptionIntegrationTests): whether any
-		// subscription is open at the moment of the kill depends on the contention then. Four CI runs found none.
+		// threads waits in Redis for that lock, so whether any subscription is open at the moment of the kill depends
+		// on the contention then. Four CI runs found none, when a migrated lock's channels could not be subscribed
+		// again (Redisson's subscriptions, since replaced: RedisClusterSubscriptionIntegrationTests).
 		assertThat(records.faults()).filteredOn(FaultRecord::isConnectionKill)
 			.filteredOn((fault) -> store != LockStore.REDIS_CLUSTER || !"client_kill_pubsub".equals(fault.kind()))
 			.as("connection kills that found the workers' connections")
