@@ -77,17 +77,16 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		return new ShardedReleaseSignals(client, engineId, signalOfLock);
 	}
 
-	/** The lock's own channel: its key and {@code :released}, in the lock's hash slot. */
 	@Override
 	public String channel(String lockKey) {
-		return lockKey + ":released";
+		return ShardedReleaseSignals.releasesChannel(lockKey);
 	}
 
 	@Override
 	public Subscription subscribe(String lockKey) {
+		int slot = HashSlot.of(lockKey);
 		String releases = channel(lockKey);
 		String handOvers = releases + ":" + this.engineId;
-		int slot = HashSlot.of(lockKey);
 		MasterChannels master;
 		try {
 			MasterSlaveEntry entry = this.connectionManager.getWriteEntry(slot);

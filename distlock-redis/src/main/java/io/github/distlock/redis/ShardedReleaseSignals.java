@@ -50,6 +50,11 @@ final class ShardedReleaseSignals implements ReleaseAnnouncements {
 	/** The lock's own channel: its key and {@code :released}, in the lock's hash slot. */
 	@Override
 	public String channel(String lockKey) {
+		return releasesChannel(lockKey);
+	}
+
+	/** The channel of a lock's plain releases, in the lock's hash slot; hand-overs go to it and the engine's id. */
+	static String releasesChannel(String lockKey) {
 		return lockKey + ":released";
 	}
 

@@ -433,7 +433,8 @@ class RedisClusterIntegrationTests {
 	}
 
 	/** What a least-privileged user needs on a cluster besides the README's ACL, as the README says. */
-	private static final String CLUSTER_GRANTS = "+spublish +ssubscribe +sunsubscribe +cluster|nodes +asking";
+	static final String CLUSTER_GRANTS = "+spublish +ssubscribe +sunsubscribe +cluster|nodes +asking +readonly"
+			+ " +pubsub|numpat +pubsub|shardnumsub";
 
 	@Test
 	void theReadmeAclWithItsClusterGrantsRunsALocksLifeThroughASlotMigration() throws Exception {

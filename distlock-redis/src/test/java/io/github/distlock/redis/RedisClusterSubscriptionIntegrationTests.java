@@ -187,40 +187,22 @@ class RedisClusterSubscriptionIntegrationTests {
 	}
 
 	/**
-	 * When a lock's slot moves, Redis unsubscribes its shard channels on the old master: its waiters are woken, look
-	 * at the lock, and subscribe again where the slot is now (which Redisson's own subscriptions cannot, below).
+	 * When a lock's slot moves, Redis unsubscribes its shard channels on the old master: once the client's topology
+	 * scan has seen the move, its waiter notices within a quarter second, looks at the lock and subscribes again
+	 * where the slot is now (which Redisson's own subscriptions cannot, below).
 	 */
 	@Test
 	@Order(4)
 	void aSlotMovedUnderAContendedLockLeavesItsWaitersSubscribedWhereTheSlotIsNow() throws Exception {
-		String lockKey = lockKey("moved");
-		RedisLockEngine holder = engine(config());
-		RedisLockEngine waiters = engine(config());
-		LockHandle held = holder.acquire(request("moved", Duration.ZERO));
-		Future<LockHandle> first = waitOnThread(waiters, "moved");
-		awaitQueued(lockKey);
-		RedisProcess source = cluster().masterOf(lockKey);
-		awaitSubscribed(source, lockKey);
-		// A second thread in the engine's line behind the first: the line does not empty while the lock is held.
-		Future<LockHandle> second = waitOnThread(waiters, "moved");
-		await("two threads of the engine waiting", () -> waiters.waitingCount() == 2);
-
-		int slot = HashSlot.of(lockKey);
-		RedisProcess target = cluster().currentMasters().stream().filter((node) -> node != source).findFirst()
-			.orElseThrow();
+		Contended lock = contended("moved");
+		int slot = HashSlot.of(lock.key());
+		RedisProcess target = otherMasterThan(lock.master());
 		RedisCluster.SlotMigration migration = cluster().migrate(slot, target);
 		migration.moveKeys();
 		migration.finish();
-		// Woken when the source dropped its subscription, the first waiter subscribed on the target, or polls shortly
-		// until it can: either way it has the hand-over within a second.
-		LockHandle firstHandle = handOver(held, first);
-
-		// The second waiter, in Redis since the first left, is subscribed on the target and hears the next one.
-		String engineChannel = lockKey + ":released:" + engineId(waiters, firstHandle);
-		await("the waiting engine's channel on the target", () -> shardChannels(target, lockKey)
-			.contains(engineChannel));
-		handOver(firstHandle, second).release();
-		assertThat(this.lost).as("no false alarm").isEmpty();
+		// Both waiters: the first learns that the source dropped its subscription and subscribes on the target (or
+		// polls shortly until it can), the second is subscribed there from the start.
+		handOverToBoth(lock, target);
 	}
 
 	/**
@@ -244,8 +226,7 @@ class RedisClusterSubscriptionIntegrationTests {
 			int slot = HashSlot.of(channel);
 			RedisProcess source = cluster().masterOfSlot(slot);
 			awaitSubscribed(source, lockKey, 1);
-			RedisProcess target = cluster().currentMasters().stream().filter((node) -> node != source).findFirst()
-				.orElseThrow();
+			RedisProcess target = otherMasterThan(source);
 			RedisCluster.SlotMigration migration = cluster().migrate(slot, target);
 			migration.moveKeys();
 			migration.finish();
@@ -269,17 +250,7 @@ class RedisClusterSubscriptionIntegrationTests {
 	@Test
 	@Order(6)
 	void killedCommandConnectionsLeaveAContendedLocksWaitersSubscribed() throws Exception {
-		String lockKey = lockKey("commands");
-		RedisLockEngine holder = engine(config());
-		RedisLockEngine waiters = engine(config());
-		LockHandle held = holder.acquire(request("commands", Duration.ZERO));
-		Future<LockHandle> first = waitOnThread(waiters, "commands");
-		awaitQueued(lockKey);
-		RedisProcess master = cluster().masterOf(lockKey);
-		awaitSubscribed(master, lockKey);
-		Future<LockHandle> second = waitOnThread(waiters, "commands");
-		await("two threads of the engine waiting", () -> waiters.waitingCount() == 2);
-
+		Contended lock = contended("commands");
 		int killed = 0;
 		for (int round = 0; round < 3; round++) {
 			for (RedisProcess node : cluster().nodes()) {
@@ -292,12 +263,7 @@ class RedisClusterSubscriptionIntegrationTests {
 			Thread.sleep(250);
 		}
 		assertThat(killed).as("command connections cut").isPositive();
-		LockHandle firstHandle = handOver(held, first);
-		String engineChannel = lockKey + ":released:" + engineId(waiters, firstHandle);
-		await("the waiting engine's channel on the master", () -> shardChannels(master, lockKey)
-			.contains(engineChannel));
-		handOver(firstHandle, second).release();
-		assertThat(this.lost).as("no false alarm").isEmpty();
+		handOverToBoth(lock, lock.master());
 	}
 
 	/**
@@ -329,6 +295,78 @@ class RedisClusterSubscriptionIntegrationTests {
 		awaitSubscribed(cluster().masterOf(lockKey), lockKey);
 		handOver(held, next).release();
 		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
+	/**
+	 * The README's ACL with its cluster grants, on a cluster with replicas: the client connects to every node,
+	 * replicas included, and a lock's life (a wait, a hand-over, a release) goes by without one refusal on any node.
+	 */
+	@Test
+	@Order(8)
+	void theReadmeClusterGrantsAreRefusedNothingOnAnyNodeReplicasIncluded() throws Exception {
+		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
+		rules.addAll(LeastPrivilegeRedis.readmeRules());
+		rules.addAll(List.of(RedisClusterIntegrationTests.CLUSTER_GRANTS.split(" ")));
+		for (RedisProcess node : cluster().nodes()) {
+			try (RespClient client = node.client()) {
+				client.call(rules.toArray());
+				client.call("ACL", "LOG", "RESET");
+			}
+		}
+		Config restricted = config();
+		restricted.setUsername(LeastPrivilegeRedis.USER);
+		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
+		RedisStartupCheck.connect(restricted);
+		RedisLockEngine holder = engine(restricted);
+		RedisLockEngine waiter = engine(restricted);
+		String lockKey = lockKey("grants");
+		LockHandle held = holder.acquire(request("grants", Duration.ZERO));
+		CompletableFuture<LockHandle> next = waitFor(waiter, "grants");
+		awaitQueued(lockKey);
+		handOver(held, next).release();
+		for (RedisProcess node : cluster().nodes()) {
+			try (RespClient client = node.client()) {
+				assertThat((List<?>) client.call("ACL", "LOG")).as("refusals on port %d", node.port()).isEmpty();
+			}
+		}
+		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
+	/** A lock held by one engine, with two threads of another waiting for it, the first subscribed on its master. */
+	private record Contended(String key, LockHandle held, RedisLockEngine waiters, Future<LockHandle> first,
+			Future<LockHandle> second, RedisProcess master) {
+	}
+
+	private Contended contended(String key) throws Exception {
+		String lockKey = lockKey(key);
+		RedisLockEngine holder = engine(config());
+		RedisLockEngine waiters = engine(config());
+		LockHandle held = holder.acquire(request(key, Duration.ZERO));
+		Future<LockHandle> first = waitOnThread(waiters, key);
+		awaitQueued(lockKey);
+		RedisProcess master = cluster().masterOf(lockKey);
+		awaitSubscribed(master, lockKey);
+		// A second thread in the engine's line behind the first: the line does not empty while the lock is held.
+		Future<LockHandle> second = waitOnThread(waiters, key);
+		await("two threads of the engine waiting", () -> waiters.waitingCount() == 2);
+		return new Contended(lockKey, held, waiters, first, second, master);
+	}
+
+	/**
+	 * Hands the lock to the first waiter, then, once the waiters' engine is subscribed on the node, to the second:
+	 * each within {@link #HEARD_WITHIN}, with no false alarm.
+	 */
+	private void handOverToBoth(Contended lock, RedisProcess node) throws Exception {
+		LockHandle firstHandle = handOver(lock.held(), lock.first());
+		String engineChannel = lock.key() + ":released:" + engineId(lock.waiters(), firstHandle);
+		await("the waiting engine's channel on port " + node.port(), () -> shardChannels(node, lock.key())
+			.contains(engineChannel));
+		handOver(firstHandle, lock.second()).release();
+		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
+	private static RedisProcess otherMasterThan(RedisProcess master) {
+		return cluster().currentMasters().stream().filter((node) -> node != master).findFirst().orElseThrow();
 	}
 
 	/** Releases the held lock and expects the waiter to be handed it within {@link #HEARD_WITHIN}: heard. */
