@@ -149,41 +149,21 @@ class RedisClusterSubscriptionIntegrationTests {
 	@Test
 	@Order(2)
 	void aKilledSubscriptionConnectionIsSubscribedAgainWhileTheLockStaysContended() throws Exception {
-		String lockKey = lockKey("killed");
-		RedisLockEngine holder = engine(config());
-		RedisLockEngine waiter = engine(config());
-		LockHandle held = holder.acquire(request("killed", Duration.ZERO));
-		CompletableFuture<LockHandle> next = waitFor(waiter, "killed");
-		awaitQueued(lockKey);
-		RedisProcess master = cluster().masterOf(lockKey);
-		awaitSubscribed(master, lockKey);
-
-		try (RespClient client = master.client()) {
+		Contended lock = contended("killed");
+		try (RespClient client = lock.master().client()) {
 			assertThat((Long) client.call("CLIENT", "KILL", "TYPE", "pubsub")).as("subscriptions cut").isPositive();
 		}
-		awaitSubscribed(master, lockKey);
-		handOver(held, next).release();
-		assertThat(this.lost).as("no false alarm").isEmpty();
+		handOverToBoth(lock, lock.master());
 	}
 
 	@Test
 	@Order(3)
 	void aCoordinatedFailoverOfTheLocksMasterLeavesTheWaiterSubscribedOnTheNewMaster() throws Exception {
-		String lockKey = lockKey("failover");
-		RedisLockEngine holder = engine(config());
-		RedisLockEngine waiter = engine(config());
-		LockHandle held = holder.acquire(request("failover", Duration.ZERO));
-		CompletableFuture<LockHandle> next = waitFor(waiter, "failover");
-		awaitQueued(lockKey);
-		RedisProcess master = cluster().masterOf(lockKey);
-		awaitSubscribed(master, lockKey);
-		RedisProcess replica = cluster().replicaOf(master);
-		cluster().awaitReplicated(replica, lockKey);
-
+		Contended lock = contended("failover");
+		RedisProcess replica = cluster().replicaOf(lock.master());
+		cluster().awaitReplicated(replica, lock.key());
 		cluster().failover(replica);
-		awaitSubscribed(replica, lockKey);
-		handOver(held, next).release();
-		assertThat(this.lost).as("no false alarm").isEmpty();
+		handOverToBoth(lock, replica);
 	}
 
 	/**
