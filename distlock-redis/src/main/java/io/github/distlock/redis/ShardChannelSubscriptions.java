@@ -201,7 +201,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			CompletableFuture<?>[] confirmations = new CompletableFuture<?>[names.length];
 			for (int i = 0; i < names.length; i++) {
 				Channel channel = this.channels.get(names[i]);
-				if (channel == null || channel.dropped) {
+				if (channel == null || channel.dropped || channel.confirmed.isCompletedExceptionally()) {
 					if (channel != null) {
 						channel.forget();
 					}
@@ -212,18 +212,9 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				subscribed[i] = channel;
 				confirmations[i] = channel.confirmed;
 			}
-			// Confirmed within a round trip; a master that neither confirms nor refuses in a command timeout counts
-			// as failed, and the next waiter tries again.
-			CompletableFuture<Void> ready = CompletableFuture.allOf(confirmations)
-				.orTimeout(this.client.getConfig().getCommandTimeout(), TimeUnit.MILLISECONDS);
-			LockSubscription subscription = new LockSubscription(this, slot, subscribed, ready);
-			ready.whenComplete((done, failure) -> {
-				if (failure != null) {
-					// Refused, unreachable or unanswered: nothing is heard through it; the next waiter tries again.
-					markDropped(subscribed);
-				}
-			});
-			return subscription;
+			// Refused, unreachable or unanswered, a channel fails its subscription: the turnstile keeps the failed
+			// subscription a while, then the next waiter subscribes again.
+			return new LockSubscription(this, slot, subscribed, CompletableFuture.allOf(confirmations));
 		}
 
 		boolean serves(int slot) {
@@ -251,12 +242,6 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				// A master no more (a failover): its connection is of no further use.
 				ShardChannelSubscriptions.this.masters.remove(this.client, this);
 				close();
-			}
-		}
-
-		private synchronized void markDropped(Channel[] dropped) {
-			for (Channel channel : dropped) {
-				channel.dropped = true;
 			}
 		}
 
@@ -305,12 +290,16 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 			final CompletableFuture<RedisPubSubConnection> connection;
 
+			/**
+			 * Completed by the server's confirmation, failed by its refusal, a connection that could not be opened, or
+			 * no answer within a command timeout.
+			 */
 			final CompletableFuture<Void> confirmed = new CompletableFuture<>();
 
 			/** Guarded by the enclosing MasterChannels. */
 			int users;
 
-			/** Unsubscribed by the server (its slot moved), refused, or its connection closed: hears nothing more. */
+			/** Unsubscribed by the server (its slot moved), or its connection closed: hears nothing more. */
 			volatile boolean dropped;
 
 			/** Set once this side unsubscribed: the server's answer to that is expected, not a drop. */
@@ -322,6 +311,8 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				this.name = name;
 				this.channelName = new ChannelName(name);
 				this.connection = connection;
+				this.confirmed.orTimeout(MasterChannels.this.client.getConfig().getCommandTimeout(),
+						TimeUnit.MILLISECONDS);
 				connection.whenComplete((opened, failure) -> {
 					if (failure != null) {
 						this.confirmed.completeExceptionally(failure);

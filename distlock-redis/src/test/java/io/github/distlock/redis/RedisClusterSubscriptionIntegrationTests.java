@@ -107,19 +107,7 @@ class RedisClusterSubscriptionIntegrationTests {
 	void aRefusedSubscriptionIsMadeOnceAllowedWhileTheLockStaysContended() throws Exception {
 		String lockKey = lockKey("refused");
 		// The README's ACL with the cluster grants but SSUBSCRIBE: the waiter's engine can lock, not subscribe.
-		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-		rules.addAll(LeastPrivilegeRedis.readmeRules());
-		rules.addAll(List.of("+spublish", "+sunsubscribe", "+cluster|nodes", "+asking"));
-		for (RedisProcess node : cluster().nodes()) {
-			try (RespClient client = node.client()) {
-				// ACLs are per node: a cluster does not share them.
-				client.call(rules.toArray());
-				client.call("ACL", "LOG", "RESET");
-			}
-		}
-		Config restricted = config();
-		restricted.setUsername(LeastPrivilegeRedis.USER);
-		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
+		Config restricted = leastPrivileged(RedisClusterIntegrationTests.CLUSTER_GRANTS.replace(" +ssubscribe", ""));
 		RedisLockEngine holder = engine(config());
 		RedisLockEngine waiter = engine(restricted);
 
@@ -284,18 +272,7 @@ class RedisClusterSubscriptionIntegrationTests {
 	@Test
 	@Order(8)
 	void theReadmeClusterGrantsAreRefusedNothingOnAnyNodeReplicasIncluded() throws Exception {
-		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-		rules.addAll(LeastPrivilegeRedis.readmeRules());
-		rules.addAll(List.of(RedisClusterIntegrationTests.CLUSTER_GRANTS.split(" ")));
-		for (RedisProcess node : cluster().nodes()) {
-			try (RespClient client = node.client()) {
-				client.call(rules.toArray());
-				client.call("ACL", "LOG", "RESET");
-			}
-		}
-		Config restricted = config();
-		restricted.setUsername(LeastPrivilegeRedis.USER);
-		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
+		Config restricted = leastPrivileged(RedisClusterIntegrationTests.CLUSTER_GRANTS);
 		RedisStartupCheck.connect(restricted);
 		RedisLockEngine holder = engine(restricted);
 		RedisLockEngine waiter = engine(restricted);
@@ -310,6 +287,26 @@ class RedisClusterSubscriptionIntegrationTests {
 			}
 		}
 		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
+	/**
+	 * A client of the distlock user with the README's ACL and the given grants, on every node (ACLs are per node: a
+	 * cluster does not share them), whose refusal logs start empty.
+	 */
+	private static Config leastPrivileged(String grants) {
+		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
+		rules.addAll(LeastPrivilegeRedis.readmeRules());
+		rules.addAll(List.of(grants.split(" ")));
+		for (RedisProcess node : cluster().nodes()) {
+			try (RespClient client = node.client()) {
+				client.call(rules.toArray());
+				client.call("ACL", "LOG", "RESET");
+			}
+		}
+		Config restricted = config();
+		restricted.setUsername(LeastPrivilegeRedis.USER);
+		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
+		return restricted;
 	}
 
 	/** A lock held by one engine, with two threads of another waiting for it, the first subscribed on its master. */
