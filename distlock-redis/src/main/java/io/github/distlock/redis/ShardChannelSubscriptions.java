@@ -191,11 +191,18 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		/** Guarded by this; null until the first subscription, and again once it closed. */
 		private CompletableFuture<RedisPubSubConnection> connection;
 
+		/** Guarded by this: closed for good (a master no more, or the engine closed). */
+		private boolean retired;
+
 		MasterChannels(RedisClient client) {
 			this.client = client;
 		}
 
 		synchronized LockSubscription subscribe(String lockKey, int slot, String... names) {
+			if (this.retired) {
+				// Taken from the map just before it was retired: the next waiter finds the master of now.
+				return LockSubscription.failed(new IllegalStateException(this.client + " is no longer a master"));
+			}
 			CompletableFuture<RedisPubSubConnection> connected = connection();
 			Channel[] subscribed = new Channel[names.length];
 			CompletableFuture<?>[] confirmations = new CompletableFuture<?>[names.length];
@@ -269,6 +276,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		}
 
 		synchronized void close() {
+			this.retired = true;
 			this.channels.values().forEach((channel) -> channel.dropped = true);
 			this.channels.clear();
 			if (this.connection != null) {
