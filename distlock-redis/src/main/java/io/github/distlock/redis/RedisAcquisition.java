@@ -308,7 +308,7 @@ final class RedisAcquisition {
 	 */
 	private long awaitAnnouncement(Turnstiles.Turnstile turn, ReleaseSignals.Signal signal, long seen,
 			long pauseNanos) throws InterruptedException {
-		if (turn.subscription() == null) {
+		if (!turn.hasSubscription()) {
 			return signal.await(seen, pauseNanos);
 		}
 		long deadline = System.nanoTime() + pauseNanos;

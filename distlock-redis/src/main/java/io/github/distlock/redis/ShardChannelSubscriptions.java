@@ -30,8 +30,9 @@ import org.redisson.connection.MasterSlaveEntry;
  * Why not Redisson's: when a slot moves to another master, Redis unsubscribes the slot's shard channels on the old
  * one, and Redisson 4.7 then sends {@code SUNSUBSCRIBE} there and waits for an answer that never comes, holding one of
  * the 50 locks its subscriptions share: from then on, no channel whose name falls on that lock, of any lock or slot,
- * can be subscribed by the client again. Here a channel the server unsubscribed is only marked
- * {@linkplain Subscription#dropped() dropped}, and the next waiter subscribes again on the master that serves the slot
+ * can be subscribed by the client again. Here a subscription whose slot the client no longer routes to its master is
+ * {@linkplain Subscription#dropped() dropped} (Redisson does not pass the server's own {@code SUNSUBSCRIBE} on, so
+ * the client's topology scan is what tells), and the next waiter subscribes again on the master that serves the slot
  * now.
  * <p>
  * A connection that closes (a kill, a failover, a network cut) drops every subscription it carried and is not
@@ -307,11 +308,8 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			/** Guarded by the enclosing MasterChannels. */
 			int users;
 
-			/** Unsubscribed by the server (its slot moved), or its connection closed: hears nothing more. */
+			/** Its connection closed: hears nothing more. */
 			volatile boolean dropped;
-
-			/** Set once this side unsubscribed: the server's answer to that is expected, not a drop. */
-			private volatile boolean unsubscribing;
 
 			Channel(String lockKey, int slot, String name, CompletableFuture<RedisPubSubConnection> connection) {
 				this.lockKey = lockKey;
@@ -340,12 +338,10 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 			/** Stops hearing a channel that was dropped, or is being replaced, without telling the server. */
 			void forget() {
-				this.unsubscribing = true;
 				this.connection.thenAccept((opened) -> opened.removeListener(this.channelName, this));
 			}
 
 			void unsubscribe() {
-				this.unsubscribing = true;
 				this.connection.thenAccept((opened) -> {
 					if (opened.isActive()) {
 						opened.unsubscribe(PubSubType.SUNSUBSCRIBE, this.channelName);
@@ -363,10 +359,6 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			public void onStatus(PubSubType type, CharSequence channel) {
 				if (type == PubSubType.SSUBSCRIBE) {
 					this.confirmed.complete(null);
-				}
-				else if (type == PubSubType.SUNSUBSCRIBE && !this.unsubscribing) {
-					// Unsubscribed by the server: the slot moved to another master.
-					drop();
 				}
 			}
 

@@ -123,6 +123,11 @@ final class Turnstiles {
 			return current;
 		}
 
+		/** Whether the lock has a subscription of its own (Redis Cluster), whatever its state. */
+		boolean hasSubscription() {
+			return this.subscription != null;
+		}
+
 		/** Whether the subscription in use was dropped since: the thread waiting on it would hear nothing. */
 		boolean subscriptionDropped() {
 			ReleaseAnnouncements.Subscription current = this.subscription;
