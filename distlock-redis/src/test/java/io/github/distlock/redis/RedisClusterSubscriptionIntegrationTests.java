@@ -4,20 +4,11 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -29,9 +20,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
-import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.engine.LockRequest;
 import io.github.distlock.test.LeastPrivilegeRedis;
 import io.github.distlock.test.RedisCluster;
 import io.github.distlock.test.RedisClusterExtension;
@@ -47,61 +36,23 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * allowed again, after its connection was killed, after the command connections were killed, after a coordinated
  * failover of the lock's master, and after the lock's slot moved to another master, the waiter is subscribed on the
  * lock's master and hears the next hand-over instead of polling for it.
- * <p>
- * The holder keeps its lock renewed with a long lease and the waiter polls at most every 30 s, so the waiter's
- * regular polls come seconds apart: a hand-over it gets within a second was heard, or found by the short polls of a
- * waiter whose subscription is on its way.
+ * Each hand-over must come within a second: heard ({@link ClusterWaitersTestSupport}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RedisClusterSubscriptionIntegrationTests {
+class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport {
 
 	@RegisterExtension
 	static final RedisClusterExtension redis = RedisClusterExtension.masters(3, 1);
 
-	private static final Duration LEASE = Duration.ofSeconds(6);
-
-	/** Well under the waiter's pause between polls (two thirds of the lease or more, the holder renewing). */
-	private static final Duration HEARD_WITHIN = Duration.ofSeconds(1);
-
-	private final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
-
-	private final Map<RedisLockEngine, RedissonClient> engines = new LinkedHashMap<>();
-
-	private final ExecutorService threads = Executors.newCachedThreadPool();
-
-	@AfterEach
-	void stop() {
-		this.threads.shutdownNow();
-		this.engines.forEach((engine, client) -> {
-			engine.close();
-			client.shutdown(0, 2, TimeUnit.SECONDS);
-		});
-	}
-
-	private static RedisCluster cluster() {
+	@Override
+	RedisCluster cluster() {
 		return redis.cluster();
 	}
 
-	private RedisLockEngine engine(Config config) {
-		RedissonClient client = Redisson.create(config);
-		RedisLockEngine engine = new RedisLockEngine(client, "distlock", Duration.ofSeconds(2), this.lost::add,
-				Duration.ofSeconds(30));
-		this.engines.put(engine, client);
-		return engine;
-	}
-
-	private static Config config() {
+	@Override
+	Config config() {
 		return RedisTestClients.clusterConfig(cluster(), Duration.ofSeconds(2));
 	}
-
-	private static LockRequest request(String key, Duration wait) {
-		return new LockRequest("subscribed", key, LEASE, wait, true, null);
-	}
-
-	private static String lockKey(String key) {
-		return new RedisLockKeys("distlock").lockKey("subscribed", key);
-	}
-
 	@Test
 	@Order(1)
 	void aRefusedSubscriptionIsMadeOnceAllowedWhileTheLockStaysContended() throws Exception {
@@ -293,7 +244,7 @@ class RedisClusterSubscriptionIntegrationTests {
 	 * A client of the distlock user with the README's ACL and the given grants, on every node (ACLs are per node: a
 	 * cluster does not share them), whose refusal logs start empty.
 	 */
-	private static Config leastPrivileged(String grants) {
+	private Config leastPrivileged(String grants) {
 		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
 		rules.addAll(LeastPrivilegeRedis.readmeRules());
 		rules.addAll(List.of(grants.split(" ")));
@@ -307,123 +258,6 @@ class RedisClusterSubscriptionIntegrationTests {
 		restricted.setUsername(LeastPrivilegeRedis.USER);
 		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
 		return restricted;
-	}
-
-	/** A lock held by one engine, with two threads of another waiting for it, the first subscribed on its master. */
-	private record Contended(String key, LockHandle held, RedisLockEngine waiters, Future<LockHandle> first,
-			Future<LockHandle> second, RedisProcess master) {
-	}
-
-	private Contended contended(String key) throws Exception {
-		String lockKey = lockKey(key);
-		RedisLockEngine holder = engine(config());
-		RedisLockEngine waiters = engine(config());
-		LockHandle held = holder.acquire(request(key, Duration.ZERO));
-		Future<LockHandle> first = waitOnThread(waiters, key);
-		awaitQueued(lockKey);
-		RedisProcess master = cluster().masterOf(lockKey);
-		awaitSubscribed(master, lockKey);
-		// A second thread in the engine's line behind the first: the line does not empty while the lock is held.
-		Future<LockHandle> second = waitOnThread(waiters, key);
-		await("two threads of the engine waiting", () -> waiters.waitingCount() == 2);
-		return new Contended(lockKey, held, waiters, first, second, master);
-	}
-
-	/**
-	 * Hands the lock to the first waiter, then, once the waiters' engine is subscribed on the node, to the second:
-	 * each within {@link #HEARD_WITHIN}, with no false alarm.
-	 */
-	private void handOverToBoth(Contended lock, RedisProcess node) throws Exception {
-		LockHandle firstHandle = handOver(lock.held(), lock.first());
-		String engineChannel = lock.key() + ":released:" + engineId(lock.waiters(), firstHandle);
-		await("the waiting engine's channel on port " + node.port(), () -> shardChannels(node, lock.key())
-			.contains(engineChannel));
-		handOver(firstHandle, lock.second()).release();
-		assertThat(this.lost).as("no false alarm").isEmpty();
-	}
-
-	private static RedisProcess otherMasterThan(RedisProcess master) {
-		return cluster().currentMasters().stream().filter((node) -> node != master).findFirst().orElseThrow();
-	}
-
-	/** Releases the held lock and expects the waiter to be handed it within {@link #HEARD_WITHIN}: heard. */
-	private LockHandle handOver(LockHandle held, Future<LockHandle> next) throws Exception {
-		long released = System.nanoTime();
-		assertThat(held.release()).isTrue();
-		LockHandle handedOver = next.get(LEASE.toMillis() * 2, TimeUnit.MILLISECONDS);
-		assertThat(Duration.ofNanos(System.nanoTime() - released))
-			.as("heard, or found by a short poll; not by a regular one")
-			.isLessThan(HEARD_WITHIN);
-		assertThat(handedOver.token()).as("the fence holds").isGreaterThan(held.token());
-		return handedOver;
-	}
-
-	/** A wait on a thread of its own: the common pool may have a single thread on a small machine. */
-	private Future<LockHandle> waitOnThread(RedisLockEngine engine, String key) {
-		return this.threads.submit(() -> engine.acquire(request(key, Duration.ofSeconds(60))));
-	}
-
-	/** The engine's id, which ends the name of the channel its hand-overs are announced on. */
-	private static String engineId(RedisLockEngine engine, LockHandle held) {
-		String holder = engine.heldLocks().stream().filter((view) -> view.token() == held.token()).findFirst()
-			.orElseThrow().holder();
-		return holder.substring(0, holder.indexOf(':'));
-	}
-
-	private static CompletableFuture<LockHandle> waitFor(RedisLockEngine engine, String key) {
-		return CompletableFuture.supplyAsync(() -> {
-			try {
-				return engine.acquire(request(key, Duration.ofSeconds(60)));
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-	}
-
-	/** Waits until a waiter queued on the lock: it marks the lock ("|w"). */
-	private static void awaitQueued(String lockKey) throws InterruptedException {
-		await("a waiter queued on " + lockKey, () -> {
-			try (RespClient client = cluster().clientFor(lockKey)) {
-				String value = client.get(lockKey);
-				return value != null && value.endsWith("|w");
-			}
-		});
-	}
-
-	/** Waits until the waiting engine hears both of the lock's shard channels on the node. */
-	private static void awaitSubscribed(RedisProcess node, String lockKey) throws InterruptedException {
-		awaitSubscribed(node, lockKey, 2);
-	}
-
-	private static void awaitSubscribed(RedisProcess node, String lockKey, int channels) throws InterruptedException {
-		await(channels + " shard channel(s) of " + lockKey + " subscribed on port " + node.port(),
-				() -> shardSubscriptions(node, lockKey) == channels);
-	}
-
-	/** How many of the lock's shard channels (releases, hand-overs to one engine) have a subscriber on the node. */
-	private static int shardSubscriptions(RedisProcess node, String lockKey) {
-		return shardChannels(node, lockKey).size();
-	}
-
-	/** The lock's shard channels that have a subscriber on the node. */
-	private static List<String> shardChannels(RedisProcess node, String lockKey) {
-		try (RespClient client = node.client()) {
-			return ((List<?>) client.call("PUBSUB", "SHARDCHANNELS", lockKey + ":released*")).stream()
-				.map(String::valueOf)
-				.toList();
-		}
-	}
-
-	private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-		// Longer than the waiter's pause between attempts: a new subscription is made after an attempt.
-		long deadline = System.nanoTime() + LEASE.toNanos() * 2;
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError("Timed out waiting for " + what);
-			}
-			Thread.sleep(20);
-		}
 	}
 
 }

@@ -1,6 +1,15 @@
 package io.github.distlock.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
+
+import javax.net.ssl.TrustManagerFactory;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -45,6 +54,34 @@ final class RedisTestClients {
 			.setSlaveConnectionMinimumIdleSize(1)
 			.setSubscriptionConnectionMinimumIdleSize(1);
 		return config;
+	}
+
+	/**
+	 * As {@link #clusterConfig}, over TLS, for a cluster started with {@link RedisCluster#startTls}: its masters'
+	 * TLS addresses as seeds, trusting the CA that signed the nodes' certificates, the host name checked.
+	 */
+	static Config clusterTlsConfig(RedisCluster cluster, Duration timeout) {
+		Config config = clusterConfig(cluster, timeout);
+		config.useClusterServers().setNodeAddresses(cluster.tlsNodeAddresses());
+		config.useClusterServers().setSslTrustManagerFactory(trusting(cluster));
+		return config;
+	}
+
+	private static TrustManagerFactory trusting(RedisCluster cluster) {
+		try (InputStream pem = Files.newInputStream(cluster.caCertificate())) {
+			KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+			trusted.load(null, null);
+			trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+			TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+			factory.init(trusted);
+			return factory;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	static Config config(String url, Duration timeout) {

@@ -1,5 +1,8 @@
 package io.github.distlock.test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +32,14 @@ public final class RedisCluster implements AutoCloseable {
 
 	private final Map<RedisProcess, String> nodeIds = new LinkedHashMap<>();
 
-	private RedisCluster() {
+	/** The certificates of a cluster that serves clients over TLS, else null. */
+	private final TestCertificates certificates;
+
+	/** Each node's TLS port, in a cluster that serves clients over TLS. */
+	private final Map<RedisProcess, Integer> tlsPorts = new LinkedHashMap<>();
+
+	private RedisCluster(TestCertificates certificates) {
+		this.certificates = certificates;
 	}
 
 	/**
@@ -37,7 +47,21 @@ public final class RedisCluster implements AutoCloseable {
 	 * @throws IllegalStateException saying what did not happen, when the cluster cannot be set up
 	 */
 	public static RedisCluster start(int masterCount, int replicasPerMaster) {
-		RedisCluster cluster = new RedisCluster();
+		return start(masterCount, replicasPerMaster, null);
+	}
+
+	/**
+	 * As {@link #start(int, int)}, with every node serving clients over TLS as well (a certificate for
+	 * {@code IP:127.0.0.1} signed by a throw-away CA, {@link #caCertificate()}), and talking TLS on the cluster bus and
+	 * for replication ({@code tls-cluster}, {@code tls-replication}), so that the nodes announce their TLS ports to
+	 * TLS clients. The fixture itself keeps to the plain ports.
+	 */
+	public static RedisCluster startTls(int masterCount, int replicasPerMaster) {
+		return start(masterCount, replicasPerMaster, TestCertificates.make("IP:127.0.0.1", false));
+	}
+
+	private static RedisCluster start(int masterCount, int replicasPerMaster, TestCertificates certificates) {
+		RedisCluster cluster = new RedisCluster(certificates);
 		try {
 			cluster.create(masterCount, replicasPerMaster);
 			return cluster;
@@ -45,7 +69,8 @@ public final class RedisCluster implements AutoCloseable {
 		catch (RuntimeException ex) {
 			cluster.close();
 			throw new IllegalStateException("The Redis Cluster fixture (" + masterCount + " masters, "
-					+ replicasPerMaster + " replica(s) each, redis-server processes on loopback) could not start: "
+					+ replicasPerMaster + " replica(s) each, " + ((certificates != null) ? "TLS, " : "")
+					+ "redis-server processes on loopback) could not start: "
 					+ ex.getMessage(), ex);
 		}
 	}
@@ -53,13 +78,11 @@ public final class RedisCluster implements AutoCloseable {
 	private void create(int masterCount, int replicasPerMaster) {
 		// Without full coverage, a master that stalls or dies leaves the other masters serving their slots, so the
 		// tests can tell the locks it takes with it from those it must not.
-		List<String> args = List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-				"--cluster-node-timeout", String.valueOf(NODE_TIMEOUT_MILLIS), "--cluster-require-full-coverage", "no");
 		for (int i = 0; i < masterCount; i++) {
-			RedisProcess master = RedisServers.startProcess(args);
+			RedisProcess master = startNode();
 			this.masters.add(master);
 			for (int r = 0; r < replicasPerMaster; r++) {
-				this.replicas.put(RedisServers.startProcess(args), master);
+				this.replicas.put(startNode(), master);
 			}
 		}
 		int epoch = 0;
@@ -79,7 +102,8 @@ public final class RedisCluster implements AutoCloseable {
 		try (RespClient client = first.client()) {
 			for (RedisProcess node : allNodes()) {
 				if (node != first) {
-					client.call("CLUSTER", "MEET", node.host(), node.port());
+					// A node's cluster bus listens 10000 above the port it announces: its TLS port with tls-cluster.
+					client.call("CLUSTER", "MEET", node.host(), this.tlsPorts.getOrDefault(node, node.port()));
 				}
 			}
 		}
@@ -90,6 +114,26 @@ public final class RedisCluster implements AutoCloseable {
 			}
 		}
 		awaitStable();
+	}
+
+	private RedisProcess startNode() {
+		List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+				"--cluster-node-timeout", String.valueOf(NODE_TIMEOUT_MILLIS), "--cluster-require-full-coverage", "no"));
+		if (this.certificates == null) {
+			return RedisServers.startProcess(args);
+		}
+		int tlsPort;
+		try {
+			tlsPort = RedisProcess.freePort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		args.addAll(this.certificates.serverArgs(tlsPort));
+		args.addAll(List.of("--tls-cluster", "yes", "--tls-replication", "yes"));
+		RedisProcess node = RedisServers.startProcess(args);
+		this.tlsPorts.put(node, tlsPort);
+		return node;
 	}
 
 	private boolean knowsAll(RedisProcess node) {
@@ -141,6 +185,28 @@ public final class RedisCluster implements AutoCloseable {
 	/** The masters' addresses, as {@code redis://127.0.0.1:<port>}: the seeds a client is given. */
 	public List<String> nodeAddresses() {
 		return this.masters.stream().map(RedisProcess::url).toList();
+	}
+
+	/** The masters' TLS addresses, as {@code rediss://127.0.0.1:<TLS port>}, of a cluster started with TLS. */
+	public List<String> tlsNodeAddresses() {
+		return this.masters.stream().map((node) -> "rediss://" + node.host() + ":" + tlsPort(node)).toList();
+	}
+
+	/** A node's TLS port, in a cluster started with TLS. */
+	public int tlsPort(RedisProcess node) {
+		Integer port = this.tlsPorts.get(node);
+		if (port == null) {
+			throw new IllegalStateException("No TLS port: the cluster was started without TLS, or the node is not its");
+		}
+		return port;
+	}
+
+	/** The CA certificate that signed the nodes' certificates, in PEM, of a cluster started with TLS. */
+	public Path caCertificate() {
+		if (this.certificates == null) {
+			throw new IllegalStateException("The cluster was started without TLS");
+		}
+		return this.certificates.caCertificate();
 	}
 
 	/** The masters' addresses, as Spring Boot's {@code spring.data.redis.cluster.nodes} takes them. */
@@ -331,6 +397,9 @@ public final class RedisCluster implements AutoCloseable {
 	public void close() {
 		for (RedisProcess node : allNodes()) {
 			node.close();
+		}
+		if (this.certificates != null) {
+			this.certificates.close();
 		}
 	}
 

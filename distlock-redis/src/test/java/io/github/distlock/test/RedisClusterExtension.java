@@ -21,26 +21,35 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 
 	private final int replicasPerMaster;
 
+	private final boolean tls;
+
 	private RedisCluster cluster;
 
-	private RedisClusterExtension(int masters, int replicasPerMaster) {
+	private RedisClusterExtension(int masters, int replicasPerMaster, boolean tls) {
 		this.masters = masters;
 		this.replicasPerMaster = replicasPerMaster;
+		this.tls = tls;
 	}
 
 	/** A cluster of this many masters and no replicas. */
 	public static RedisClusterExtension masters(int masters) {
-		return new RedisClusterExtension(masters, 0);
+		return new RedisClusterExtension(masters, 0, false);
 	}
 
 	/** A cluster of this many masters, each with this many replicas. */
 	public static RedisClusterExtension masters(int masters, int replicasPerMaster) {
-		return new RedisClusterExtension(masters, replicasPerMaster);
+		return new RedisClusterExtension(masters, replicasPerMaster, false);
+	}
+
+	/** A cluster of this many masters and no replicas, serving clients over TLS ({@link RedisCluster#startTls}). */
+	public static RedisClusterExtension tlsMasters(int masters) {
+		return new RedisClusterExtension(masters, 0, true);
 	}
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		this.cluster = RedisCluster.start(this.masters, this.replicasPerMaster);
+		this.cluster = this.tls ? RedisCluster.startTls(this.masters, this.replicasPerMaster)
+				: RedisCluster.start(this.masters, this.replicasPerMaster);
 	}
 
 	@Override

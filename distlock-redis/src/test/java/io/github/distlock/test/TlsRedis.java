@@ -2,29 +2,23 @@ package io.github.distlock.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * A real Redis serving TLS on a port of its own, with a certificate signed by a throw-away CA, made with
- * {@code openssl}. The certificate names what it is given, so a client connecting by another name sees a mismatch.
- * The plain port stays open for the fixture.
+ * A real Redis serving TLS on a port of its own, with a certificate signed by a throw-away CA
+ * ({@link TestCertificates}). The certificate names what it is given, so a client connecting by another name sees a
+ * mismatch. The plain port stays open for the fixture.
  */
 public final class TlsRedis implements AutoCloseable {
 
-	private final Path dir;
+	private final TestCertificates certificates;
 
 	private final int tlsPort;
 
 	private final RedisProcess process;
 
-	private TlsRedis(Path dir, int tlsPort, RedisProcess process) {
-		this.dir = dir;
+	private TlsRedis(TestCertificates certificates, int tlsPort, RedisProcess process) {
+		this.certificates = certificates;
 		this.tlsPort = tlsPort;
 		this.process = process;
 	}
@@ -46,62 +40,15 @@ public final class TlsRedis implements AutoCloseable {
 	}
 
 	private static TlsRedis start(String subjectAltName, boolean mutual) {
+		TestCertificates certificates = TestCertificates.make(subjectAltName, mutual);
 		try {
-			Path dir = Files.createTempDirectory("distlock-tls-");
-			openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
-					"-days", "2", "-subj", "/CN=distlock test CA");
-			openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
-					"/CN=distlock test server");
-			Files.writeString(dir.resolve("san.ext"), "subjectAltName=" + subjectAltName + "\n");
-			openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-					"-out", "server.crt", "-days", "2", "-extfile", "san.ext");
-			if (mutual) {
-				signClient(dir, "client", "ca");
-				openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "other-ca.key", "-out",
-						"other-ca.crt", "-days", "2", "-subj", "/CN=another CA");
-				signClient(dir, "stranger", "other-ca");
-			}
 			int tlsPort = RedisProcess.freePort();
-			RedisProcess process = RedisServers.startProcess(List.of("--tls-port", String.valueOf(tlsPort),
-					"--tls-cert-file", dir.resolve("server.crt").toString(), "--tls-key-file",
-					dir.resolve("server.key").toString(), "--tls-ca-cert-file", dir.resolve("ca.crt").toString(),
-					"--tls-auth-clients", mutual ? "yes" : "no"));
-			return new TlsRedis(dir, tlsPort, process);
+			RedisProcess process = RedisServers.startProcess(certificates.serverArgs(tlsPort));
+			return new TlsRedis(certificates, tlsPort, process);
 		}
 		catch (IOException ex) {
+			certificates.close();
 			throw new UncheckedIOException(ex);
-		}
-	}
-
-	/** A client key and certificate ({@code name.key}, {@code name.crt}) signed by the given CA. */
-	private static void signClient(Path dir, String name, String ca) throws IOException {
-		openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key", "-out", name + ".csr", "-subj",
-				"/CN=distlock test " + name);
-		Files.writeString(dir.resolve(name + ".ext"), "extendedKeyUsage=clientAuth\n");
-		openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
-				"-CAcreateserial", "-out", name + ".crt", "-days", "2", "-extfile", name + ".ext");
-	}
-
-	private static void openssl(Path dir, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of("openssl"));
-		command.addAll(List.of(args));
-		Process process;
-		try {
-			process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("The TLS tests need openssl to make certificates: install it "
-					+ "(apt-get install -y openssl) and run them again", ex);
-		}
-		try {
-			String output = new String(process.getInputStream().readAllBytes());
-			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException("openssl " + String.join(" ", args) + " failed: " + output);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
 		}
 	}
 
@@ -116,36 +63,31 @@ public final class TlsRedis implements AutoCloseable {
 
 	/** The CA certificate that signed the server's, in PEM. */
 	public Path caCertificate() {
-		return this.dir.resolve("ca.crt");
+		return this.certificates.caCertificate();
 	}
 
 	/** A client certificate the server trusts (mutual TLS only), in PEM; its key is {@link #clientKey()}. */
 	public Path clientCertificate() {
-		return this.dir.resolve("client.crt");
+		return this.certificates.clientCertificate();
 	}
 
 	public Path clientKey() {
-		return this.dir.resolve("client.key");
+		return this.certificates.clientKey();
 	}
 
 	/** A client certificate signed by a CA the server does not know (mutual TLS only); its key is beside it. */
 	public Path strangerCertificate() {
-		return this.dir.resolve("stranger.crt");
+		return this.certificates.strangerCertificate();
 	}
 
 	public Path strangerKey() {
-		return this.dir.resolve("stranger.key");
+		return this.certificates.strangerKey();
 	}
 
 	@Override
 	public void close() {
 		this.process.close();
-		try (Stream<Path> files = Files.walk(this.dir)) {
-			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a temporary directory left behind is harmless
-		}
+		this.certificates.close();
 	}
 
 }
