@@ -6,7 +6,7 @@
 #
 # It counts, per call:
 #   pair      acquire a free lock, then release it (distlock: acquire.lua and release.lua as the engine sends them)
-#   try       a single try on a lock another holder has (distlock: acquire.lua with no queue entry)
+#   try       a single try on a lock another holder has (distlock: try.lua)
 # for distlock's scripts (read from the source tree, joined as LockScripts joins them) and for the plainest Lua lock
 # with the same commands as Spring Integration's RedisLockRegistry on Redis 7 (acquire: GET, then SET PX if free;
 # release: GET, then DEL if still the holder's; written here, not taken from it), so that the two differ only in what
@@ -26,6 +26,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cat "$lua/token.lua" "$lua/acquire.lua" > "$work/acquire.lua"
+cat "$lua/token.lua" "$lua/try.lua" > "$work/try.lua"
 cat "$lua/announce.lua" "$lua/token.lua" "$lua/release.lua" > "$work/release.lua"
 cat > "$work/plain_acquire.lua" <<'EOF'
 local holder = redis.call('GET', KEYS[1])
@@ -67,7 +68,7 @@ calls_of() {
 			resp EVALSHA "$acquire" 3 "$key" "$key:waiters" distlock:token "$engine:$i|" 3000 "$engine:$i|3000|10000" 15000 0
 			resp EVALSHA "$release" 3 "$key" "$key:waiters" distlock:token "$engine:$i|" distlock:released ;;
 		distlock-try)
-			resp EVALSHA "$acquire" 3 distlock:{bench:held} distlock:{bench:held}:waiters distlock:token "$engine:$i|" 3000 "" 0 0 ;;
+			resp EVALSHA "$acquire" 2 distlock:{bench:held} distlock:token "$engine:$i|" 3000 ;;
 		plain-pair)
 			resp EVALSHA "$acquire" 1 "$key" "01234567-89ab-cdef-0123-456789abcdef:$i" 3000
 			resp EVALSHA "$release" 1 "$key" "01234567-89ab-cdef-0123-456789abcdef:$i" ;;
@@ -86,6 +87,7 @@ instructions() {
 	pid=$!
 	for _ in $(seq 150); do redis-cli -p "$port" ping > /dev/null 2>&1 && break; sleep 0.2; done
 	case $what in
+	distlock-try) acquire=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/try.lua")") release= ;;
 	distlock-*) acquire=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/acquire.lua")")
 		release=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/release.lua")") ;;
 	plain-*) acquire=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/plain_acquire.lua")")

@@ -37,6 +37,8 @@ class LockScripts {
 
 	static final Script ACQUIRE = Script.load("token.lua", "acquire.lua");
 
+	static final Script TRY = Script.load("token.lua", "try.lua");
+
 	static final Script ACQUIRE_ALL = Script.load("token.lua", "acquire_all.lua");
 
 	static final Script RELEASE = Script.load("announce.lua", "token.lua", "release.lua");

@@ -48,7 +48,10 @@ final class RedisAcquisition {
 
 	private final String queueKey;
 
-	/** The keys of {@code acquire.lua}, the same for every attempt; null for a shared lock. */
+	/**
+	 * The keys of {@code acquire.lua} for a caller that may wait, of {@code try.lua} for a single try, the same for
+	 * every attempt; null for a shared lock.
+	 */
 	private final List<Object> acquireKeys;
 
 	private final String holderPrefix;
@@ -106,14 +109,15 @@ final class RedisAcquisition {
 				: holderPrefix + this.leaseMillis + "|" + waitMillis;
 		this.clockSentAtNanos = this.startNanos;
 		this.acquireKeys = (shared != null) ? null
-				: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
+				: this.queueMember.isEmpty() ? List.of(redisKey, engine.tokenFloor(redisKey))
+						: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
 
 	/**
 	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
 	 * it withdraws (see {@link #giveUp()}).
 	 */
-	private CompletableFuture<List<Long>> inFlight;
+	private CompletableFuture<?> inFlight;
 
 	RedisLockHandle run() throws InterruptedException {
 		if (this.queueMember.isEmpty()) {
@@ -161,9 +165,20 @@ final class RedisAcquisition {
 		}
 		long sentAt = System.nanoTime();
 		try {
-			List<Long> reply;
 			try {
-				reply = attempt();
+				if (this.shared != null) {
+					List<Long> reply = attempt();
+					if (reply.get(0) != 0L) {
+						return acquired(reply, sentAt);
+					}
+				}
+				else {
+					long token = tryExclusive();
+					if (token != 0) {
+						return (token > 0) ? this.engine.newHandle(this.request, this.redisKey, this.queueKey,
+								this.holderPrefix, token, sentAt, null) : handedOver(-token);
+					}
+				}
 			}
 			catch (InterruptedException ex) {
 				// The try may still take the lock: once it has answered (so the release cannot overtake it on another
@@ -171,9 +186,6 @@ final class RedisAcquisition {
 				awaitInFlight();
 				releaseQuietly();
 				throw ex;
-			}
-			if (reply.get(0) != 0L) {
-				return acquired(reply, sentAt);
 			}
 			throw timedOut(null);
 		}
@@ -358,10 +370,34 @@ final class RedisAcquisition {
 	}
 
 	/**
+	 * A single try of an exclusive lock ({@code try.lua}).
+	 * @return the token when taken now, minus the token when it already was this holder's, 0 when held by another
+	 */
+	private long tryExclusive() throws InterruptedException {
+		Object[] args = { this.holderPrefix, this.leaseMillis };
+		LockScripts scripts = this.engine.scripts();
+		try {
+			Long token;
+			try {
+				token = awaitAnswer(scripts.sendBySha(LockScripts.TRY, ReturnType.LONG, this.acquireKeys, args));
+			}
+			catch (RedisNoScriptException ex) {
+				token = awaitAnswer(scripts.sendByText(LockScripts.TRY, ReturnType.LONG, this.acquireKeys, args));
+			}
+			scripts.answered();
+			return token;
+		}
+		catch (RedisException ex) {
+			scripts.failed(ex);
+			throw ex;
+		}
+	}
+
+	/**
 	 * Waits for an attempt's answer on this thread: nothing is chained to the reply, so the I/O thread that completes
 	 * it only wakes this one.
 	 */
-	private List<Long> awaitAnswer(CompletableFuture<List<Long>> reply) throws InterruptedException {
+	private <R> R awaitAnswer(CompletableFuture<R> reply) throws InterruptedException {
 		this.inFlight = reply;
 		try {
 			return reply.get();
@@ -433,7 +469,7 @@ final class RedisAcquisition {
 
 	/** @return whether the caller was interrupted (again) meanwhile, to be told once the withdrawal is sent */
 	private boolean awaitInFlight() {
-		CompletableFuture<List<Long>> last = this.inFlight;
+		CompletableFuture<?> last = this.inFlight;
 		if (last == null || last.isDone()) {
 			return false;
 		}

@@ -1,5 +1,5 @@
 -- Acquires a lock and issues its fencing token in one atomic step; when the lock is held, queues the caller for a
--- direct hand-over at release.
+-- direct hand-over at release. A caller that does not wait tries with try.lua instead.
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the lock's waiter queue (a sorted set: member "<holder prefix><lease ms>|<wait ms>", score the time it
@@ -7,29 +7,19 @@
 -- KEYS[3]  the lock's token floor (see token.lua)
 -- ARGV[1]  the holder prefix "<holder id>|", unique to this acquisition
 -- ARGV[2]  the lease in milliseconds
--- ARGV[3]  the queue member of this caller, or "" for a single try that does not queue
+-- ARGV[3]  the queue member of this caller
 -- ARGV[4]  how long the queue must live at least, in milliseconds (the caller's remaining wait plus a margin)
 -- ARGV[5]  "1" when this caller queued in an earlier attempt, else "0"
 --
 -- Returns {1, token} when acquired now; {2, token} when the lock had already been handed to this holder (or an
 -- earlier attempt's reply was lost), the token telling when; {0, remaining ttl in ms, server time in microseconds}
--- when another holder has it and the caller queued, {0} when it has it and the caller only tried once.
+-- when another holder has it and the caller queued.
 --
 -- The stored value is "<holder id>|<token>", followed by "|w" once a waiter queued, so that release looks at the
 -- queue only when there is one. The token is the server clock in microseconds (it survives a restart with an empty
 -- memory, and a lock is never acquired twice within one microsecond), never below the lock's floor (token.lua).
 --
 -- issueToken(floorKey, clock) comes from token.lua, loaded before this script.
-if ARGV[3] == '' then
-  -- A single try looks before it takes the clock: on a held lock it costs one read, like a plain GET.
-  local current = redis.call('GET', KEYS[1])
-  if current then
-    if string.sub(current, 1, #ARGV[1]) == ARGV[1] then
-      return {2, tonumber(string.match(current, '^[^|]*|(%d+)'))}
-    end
-    return {0}
-  end
-end
 local now = redis.call('TIME')
 local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
 if redis.call('SET', KEYS[1], ARGV[1] .. string.format('%d', clock), 'NX', 'PX', ARGV[2]) then
@@ -50,10 +40,6 @@ end
 local current = redis.call('GET', KEYS[1])
 if string.sub(current, 1, #ARGV[1]) == ARGV[1] then
   return {2, tonumber(string.match(current, '^[^|]*|(%d+)'))}
-end
-if ARGV[3] == '' then
-  -- A single try that lost the race between its read and its write.
-  return {0}
 end
 if string.sub(current, -2) ~= '|w' then
   redis.call('SET', KEYS[1], current .. '|w', 'KEEPTTL')

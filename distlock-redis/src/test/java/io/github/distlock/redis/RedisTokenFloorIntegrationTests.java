@@ -87,15 +87,17 @@ class RedisTokenFloorIntegrationTests {
 	}
 
 	@Test
-	void aFreeLockAndASetOfKeysGetTokensAboveTheFloorAndRaiseIt() throws Exception {
+	void aFreeLockTriedOrWaitedForAndASetOfKeysGetTokensAboveTheFloorAndRaiseIt() throws Exception {
 		long floor = floorAnHourAhead();
 		LockHandle first = this.engine.acquire(request("free", Duration.ZERO));
-		assertThat(first.token()).isGreaterThan(floor);
+		assertThat(first.token()).as("a single try (try.lua)").isGreaterThan(floor);
 		assertThat(floorNow()).as("the floor follows the grant").isEqualTo(first.token());
 		assertThat(first.release()).isTrue();
 
-		LockHandle again = this.engine.acquire(request("free", Duration.ZERO));
-		assertThat(again.token()).as("still above the clock's own").isGreaterThan(first.token());
+		LockHandle again = this.engine.acquire(request("free", Duration.ofSeconds(1)));
+		assertThat(again.token()).as("a caller that may wait (acquire.lua), still above the clock's own")
+			.isGreaterThan(first.token());
+		assertThat(floorNow()).as("the floor follows the grant").isEqualTo(again.token());
 		assertThat(again.release()).isTrue();
 
 		List<LockHandle> set = this.engine.tryAcquireAll(List.of(request("set-a", Duration.ZERO),
