@@ -23,7 +23,9 @@ for tool in valgrind redis-server redis-cli; do
 	command -v "$tool" > /dev/null || { echo "script-cost.sh needs $tool on the PATH (apt-get install -y $tool)" >&2; exit 1; }
 done
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# A server left running by a failed step would go on using a core (its pid is in a file: the counting runs in a
+# command substitution's subshell).
+trap '[ -f "$work/server.pid" ] && kill "$(cat "$work/server.pid")" 2> /dev/null; rm -rf "$work"' EXIT
 
 cat "$lua/token.lua" "$lua/acquire.lua" > "$work/acquire.lua"
 cat "$lua/token.lua" "$lua/try.lua" > "$work/try.lua"
@@ -80,12 +82,17 @@ calls_of() {
 
 # Instructions of a whole redis-server run that serves $2 calls of kind $1.
 instructions() {
-	local what=$1 count=$2 port acquire release pid
+	local what=$1 count=$2 port acquire release
 	port=$(( (RANDOM % 20000) + 30000 ))
 	valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" redis-server --port "$port" --save "" \
 		--appendonly no --logfile "$work/redis.log" > /dev/null 2>&1 &
-	pid=$!
+	local server=$!
+	echo "$server" > "$work/server.pid"
 	for _ in $(seq 150); do redis-cli -p "$port" ping > /dev/null 2>&1 && break; sleep 0.2; done
+	redis-cli -p "$port" ping > /dev/null 2>&1 || {
+		echo "redis-server under valgrind did not answer on port $port: $(cat "$work/redis.log")" >&2
+		exit 1
+	}
 	case $what in
 	distlock-try) acquire=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/try.lua")") release= ;;
 	distlock-*) acquire=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$work/acquire.lua")")
@@ -98,7 +105,8 @@ instructions() {
 	calls_of "$what" "$count" "$acquire" "$release" > "$work/calls.resp"
 	redis-cli -p "$port" --pipe < "$work/calls.resp" > /dev/null
 	redis-cli -p "$port" SHUTDOWN NOSAVE > /dev/null 2>&1 || true
-	wait "$pid" || true
+	wait "$server" || true
+	rm -f "$work/server.pid"
 	grep -m1 '^summary:\|^totals:' "$work/callgrind.out" | awk '{print $2}'
 }
 
