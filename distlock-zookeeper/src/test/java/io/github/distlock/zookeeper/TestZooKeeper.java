@@ -51,9 +51,14 @@ final class TestZooKeeper implements AutoCloseable {
 
 	/** A started, connected client with the short session timeout. */
 	CuratorFramework newClient() throws InterruptedException {
+		return newClient(SESSION_TIMEOUT_MS);
+	}
+
+	/** A started, connected client asking for the given session timeout (the server grants up to its maximum). */
+	CuratorFramework newClient(int sessionTimeoutMs) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(this.server.getConnectString())
-			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
+			.sessionTimeoutMs(sessionTimeoutMs)
 			.connectionTimeoutMs(1000)
 			.retryPolicy(new RetryNTimes(10, 100))
 			.build();

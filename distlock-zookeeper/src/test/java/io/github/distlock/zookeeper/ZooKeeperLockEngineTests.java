@@ -134,7 +134,13 @@ class ZooKeeperLockEngineTests {
 
 	@Test
 	void aServerRestartWithinTheSessionTimeoutKeepsTheLock() throws Exception {
-		ZooKeeperLockEngine engine = engine();
+		// A session that outlasts the restart and the reconnection on a loaded machine: with the tests' 2 s timeout,
+		// CI once saw the session end before the client was back, which is the expired-session test's subject.
+		CuratorFramework client = zooKeeper.newClient(4 * TestZooKeeper.SESSION_TIMEOUT_MS);
+		this.clients.add(client);
+		assertThat(client.getZookeeperClient().getZooKeeper().getSessionTimeout()).as("the session the server granted")
+			.isEqualTo(4 * TestZooKeeper.SESSION_TIMEOUT_MS);
+		ZooKeeperLockEngine engine = engineOn(client);
 		LockHandle held = engine.acquire(request("restart", Duration.ZERO));
 
 		// TestingServer.stop() is no pause (the restarted server knows no sessions): restart() is the way to be away.
@@ -148,6 +154,7 @@ class ZooKeeperLockEngineTests {
 				Thread.sleep(20);
 			}
 		}
+		assertThat(this.lost).as("no loss reported across the restart").isEmpty();
 		assertThat(confirmed).as("confirmed by the server after the restart").isTrue();
 		assertThat(held.isLost()).isFalse();
 		assertThatExceptionOfType(LockAcquisitionException.class)
