@@ -21,7 +21,8 @@ class ClientFloorBenchmarkSmokeTests {
 			.filter((line) -> line.startsWith("| ") && !line.startsWith("| client") && !line.startsWith("| ---"))
 			.toList();
 		assertThat(rows).extracting((row) -> row.split("\\|")[1].strip())
-			.containsExactly("redisson-connection", "redisson-rscript", "lettuce-spring-data", "lettuce-sync");
+			.containsExactly("redisson-connection", "redisson-connection-strings", "redisson-rscript", "lettuce-spring-data",
+					"lettuce-sync");
 		for (String row : rows) {
 			assertThat(Double.parseDouble(row.split("\\|")[2].strip())).as("calls/s in %s", row).isPositive();
 		}

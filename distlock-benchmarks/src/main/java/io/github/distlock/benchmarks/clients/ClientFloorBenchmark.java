@@ -37,8 +37,10 @@ import io.github.distlock.benchmarks.redis.RedisUnderTest;
  * script does) through each Redis client the way the lock systems do, and nothing else. What a system's failed try
  * costs above its client's floor is its own code; what the floors differ by is the clients'.
  * <ul>
- * <li>{@code redisson-connection}: EVALSHA written on one of Redisson's pooled connections, borrowed and kept, the
- * way distlock's engine sends its scripts (its shared connection);</li>
+ * <li>{@code redisson-connection}: EVALSHA written on one of Redisson's pooled connections, borrowed and kept, its
+ * arguments as bytes, the way distlock's engine sends its scripts (its shared connection);</li>
+ * <li>{@code redisson-connection-strings}: the same with the arguments as strings, which Redisson encodes into a
+ * pooled buffer per argument (distlock's engine did so until it wrote bytes);</li>
  * <li>{@code redisson-rscript}: Redisson's {@code RScript.evalSha}, a pooled connection per call, the way Redisson's
  * own locks send theirs;</li>
  * <li>{@code lettuce-spring-data}: Spring Data's {@code StringRedisTemplate.execute} of a {@code RedisScript} on a
@@ -151,7 +153,13 @@ public final class ClientFloorBenchmark {
 			StringRedisTemplate template = new StringRedisTemplate(this.springData);
 			RedisScript<List> redisScript = RedisScript.of(SCRIPT, List.class);
 
+			byte[] shaBytes = sha.getBytes(StandardCharsets.US_ASCII);
 			this.calls.put("redisson-connection", () -> this.borrowed
+				.async(10_000, StringCodec.INSTANCE, evalSha, shaBytes, "1".getBytes(StandardCharsets.US_ASCII),
+						KEY.getBytes(StandardCharsets.UTF_8))
+				.toCompletableFuture()
+				.join());
+			this.calls.put("redisson-connection-strings", () -> this.borrowed
 				.async(10_000, StringCodec.INSTANCE, evalSha, sha, 1, KEY)
 				.toCompletableFuture()
 				.join());
