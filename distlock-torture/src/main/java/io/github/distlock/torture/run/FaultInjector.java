@@ -204,10 +204,23 @@ final class FaultInjector implements AutoCloseable {
 			if (round > 0) {
 				sleepFor(FaultPlan.CLIENT_KILL_INTERVAL.toMillis());
 			}
-			killed += (this.topology != null) ? this.topology.killConnections(type) : this.clientKiller.kill(type);
+			killed += killWorkerConnections(type);
+		}
+		// None there at that moment: the workers' connections of this type come and go (on a cluster, a worker
+		// subscribes to a lock's channels only while one of its threads waits for that lock). Strike the first ones
+		// that show up within the search, as a worker fault waits for a worker in the middle of a section.
+		long searchUntil = System.nanoTime() + FaultPlan.SEARCH.toNanos();
+		while (killed == 0 && System.nanoTime() - searchUntil < 0) {
+			// Polling CLIENT LIST: a new connection announces itself nowhere else.
+			TimeUnit.MILLISECONDS.sleep(20);
+			killed += killWorkerConnections(type);
 		}
 		record(fault.kind(), "workers", (this.redis != null) ? this.redis.pid() : 0, start, System.nanoTime(),
 				killed + "-" + type + "-connections-in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds");
+	}
+
+	private int killWorkerConnections(String type) {
+		return (this.topology != null) ? this.topology.killConnections(type) : this.clientKiller.kill(type);
 	}
 
 	/**
