@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -190,7 +192,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		private final Map<String, Channel> channels = new HashMap<>();
 
 		/** Guarded by this; null until the first subscription, and again once it closed. */
-		private CompletableFuture<RedisPubSubConnection> connection;
+		private Link connection;
 
 		/** Guarded by this: closed for good (a master no more, or the engine closed). */
 		private boolean retired;
@@ -204,7 +206,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				// Taken from the map just before it was retired: the next waiter finds the master of now.
 				return LockSubscription.failed(new IllegalStateException(this.client + " is no longer a master"));
 			}
-			CompletableFuture<RedisPubSubConnection> connected = connection();
+			Link connected = connection();
 			Channel[] subscribed = new Channel[names.length];
 			CompletableFuture<?>[] confirmations = new CompletableFuture<?>[names.length];
 			for (int i = 0; i < names.length; i++) {
@@ -254,18 +256,17 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		}
 
 		/** The connection, opened on first use and again after it closed. */
-		private CompletableFuture<RedisPubSubConnection> connection() {
-			if (this.connection == null || this.connection.isCompletedExceptionally()) {
-				CompletableFuture<RedisPubSubConnection> opening = this.client.connectPubSubAsync()
-					.toCompletableFuture();
+		private Link connection() {
+			if (this.connection == null || this.connection.opening.isCompletedExceptionally()) {
+				Link opening = new Link(this.client.connectPubSubAsync().toCompletableFuture());
 				this.connection = opening;
-				opening.thenAccept((opened) -> opened.getChannel().closeFuture().addListener((f) -> closed(opening)));
+				opening.then((opened) -> opened.getChannel().closeFuture().addListener((f) -> closed(opening)));
 			}
 			return this.connection;
 		}
 
 		/** A closed connection drops every channel it carried; the next subscription opens a new one. */
-		private synchronized void closed(CompletableFuture<RedisPubSubConnection> which) {
+		private synchronized void closed(Link which) {
 			if (this.connection != which) {
 				return;
 			}
@@ -273,7 +274,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			this.channels.values().forEach(Channel::drop);
 			this.channels.clear();
 			// Not reconnected by Redisson's watchdog: this connection's channels are not Redisson's to restore.
-			which.thenAccept(RedisPubSubConnection::closeAsync);
+			which.then(RedisPubSubConnection::closeAsync);
 		}
 
 		synchronized void close() {
@@ -281,9 +282,49 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			this.channels.values().forEach((channel) -> channel.dropped = true);
 			this.channels.clear();
 			if (this.connection != null) {
-				this.connection.thenAccept(RedisPubSubConnection::closeAsync);
+				this.connection.then(RedisPubSubConnection::closeAsync);
 				this.connection = null;
 			}
+		}
+
+		/**
+		 * One pub/sub connection and what is to be done on it, in the order it was asked for. Each step runs after
+		 * the one before: a channel unsubscribed and subscribed again by the next waiter while the connection is
+		 * still opening must reach the server in that order, or the server could end up unsubscribed under a
+		 * subscription that counts as confirmed. A future's own dependents run in no promised order: a plain
+		 * {@code CompletableFuture} runs the last first; Redisson's connection future happened to run them in
+		 * order, which is no promise either.
+		 */
+		private final class Link {
+
+			final CompletableFuture<RedisPubSubConnection> opening;
+
+			/** Guarded by the enclosing MasterChannels: completes once every step asked for so far has run. */
+			private CompletableFuture<Void> lastStep;
+
+			Link(CompletableFuture<RedisPubSubConnection> opening) {
+				this.opening = opening;
+				this.lastStep = opening.handle((opened, failure) -> null);
+			}
+
+			/** Runs the step on the open connection, after the steps asked for before; nothing if it fails to open. */
+			void then(Consumer<RedisPubSubConnection> step) {
+				whenOpened((opened, failure) -> {
+					if (failure == null) {
+						step.accept(opened);
+					}
+				});
+			}
+
+			/**
+			 * Runs the step once the connection opened or failed to, after the steps asked for before. A step that
+			 * throws stops none of the others: its failure stays in the future nobody reads, as with any dependent.
+			 */
+			void whenOpened(BiConsumer<RedisPubSubConnection, Throwable> step) {
+				// The connection is done by then, so the step runs at once, on the thread running the chain.
+				this.lastStep = this.lastStep.thenRun(() -> this.opening.whenComplete(step));
+			}
+
 		}
 
 		/** One shard channel on this master's connection. */
@@ -297,7 +338,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 			final ChannelName channelName;
 
-			final CompletableFuture<RedisPubSubConnection> connection;
+			final Link connection;
 
 			/**
 			 * Completed by the server's confirmation, failed by its refusal, a connection that could not be opened, or
@@ -311,7 +352,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			/** Its connection closed: hears nothing more. */
 			volatile boolean dropped;
 
-			Channel(String lockKey, int slot, String name, CompletableFuture<RedisPubSubConnection> connection) {
+			Channel(String lockKey, int slot, String name, Link connection) {
 				this.lockKey = lockKey;
 				this.slot = slot;
 				this.name = name;
@@ -319,7 +360,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				this.connection = connection;
 				this.confirmed.orTimeout(MasterChannels.this.client.getConfig().getCommandTimeout(),
 						TimeUnit.MILLISECONDS);
-				connection.whenComplete((opened, failure) -> {
+				connection.whenOpened((opened, failure) -> {
 					if (failure != null) {
 						this.confirmed.completeExceptionally(failure);
 						return;
@@ -338,11 +379,11 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 			/** Stops hearing a channel that was dropped, or is being replaced, without telling the server. */
 			void forget() {
-				this.connection.thenAccept((opened) -> opened.removeListener(this.channelName, this));
+				this.connection.then((opened) -> opened.removeListener(this.channelName, this));
 			}
 
 			void unsubscribe() {
-				this.connection.thenAccept((opened) -> {
+				this.connection.then((opened) -> {
 					if (opened.isActive()) {
 						opened.unsubscribe(PubSubType.SUNSUBSCRIBE, this.channelName);
 					}

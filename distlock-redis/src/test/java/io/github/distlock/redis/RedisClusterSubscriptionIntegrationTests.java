@@ -5,6 +5,7 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -238,6 +239,67 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 			}
 		}
 		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
+	/**
+	 * A lock's channels given up and subscribed again by the next waiter while the master's pub/sub connection is
+	 * still opening (held up by {@code CLIENT PAUSE}, which holds the connection's {@code CLIENT SETNAME}): the
+	 * server ends up subscribed, and each announcement is heard once, by the subscription of now. Run in the order a
+	 * future's dependents happen to run (the last first), the steps left the server subscribed by the given-up
+	 * subscription's late {@code SSUBSCRIBE}, and its listener attached beside the new one: every announcement heard
+	 * twice.
+	 */
+	@Test
+	@Order(9)
+	void aChannelGivenUpAndSubscribedAgainWhileItsConnectionOpensIsHeardOnceByTheNewSubscription() throws Exception {
+		Config config = config();
+		config.useClusterServers().setClientName("distlock-subscription-order");
+		RedissonClient client = Redisson.create(config);
+		String lockKey = lockKey("reopened");
+		RedisProcess master = cluster().masterOf(lockKey);
+		String witnessKey = lockKeyOn(master, "witness");
+		ReleaseSignals.Signal signal = new ReleaseSignals.Signal();
+		ReleaseSignals.Signal witness = new ReleaseSignals.Signal();
+		Map<String, ReleaseSignals.Signal> signals = Map.of(lockKey, signal, witnessKey, witness);
+		ReleaseAnnouncements announcements = ShardChannelSubscriptions.of(client, "ordering", signals::get);
+		try {
+			assertThat(announcements).isInstanceOf(ShardChannelSubscriptions.class);
+			try (RespClient admin = master.client()) {
+				admin.call("CLIENT", "PAUSE", "1500", "ALL");
+			}
+			ReleaseAnnouncements.Subscription givenUp = announcements.subscribe(lockKey);
+			givenUp.close();
+			ReleaseAnnouncements.Subscription again = announcements.subscribe(lockKey);
+			ReleaseAnnouncements.Subscription witnessing = announcements.subscribe(witnessKey);
+			assertThat(again.ready()).as("held up by the pause").isNotDone();
+			again.ready().get(10, TimeUnit.SECONDS);
+			witnessing.ready().get(10, TimeUnit.SECONDS);
+			assertThat(shardChannels(master, lockKey)).as("subscribed on the server")
+				.contains(announcements.channel(lockKey));
+
+			try (RespClient publisher = master.client()) {
+				publisher.call("SPUBLISH", announcements.channel(lockKey), "0 - " + lockKey);
+				publisher.call("SPUBLISH", announcements.channel(witnessKey), "0 - " + witnessKey);
+			}
+			await("the witness's announcement heard", () -> witness.releases() == 1);
+			// One connection delivers in the order published: the lock's announcement came before the witness's.
+			assertThat(signal.releases()).as("heard once, by the new subscription alone").isEqualTo(1);
+			assertThat(again.dropped()).isFalse();
+		}
+		finally {
+			announcements.close();
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	/** The key of a lock whose slot the given master serves. */
+	private String lockKeyOn(RedisProcess master, String prefix) {
+		for (int i = 0;; i++) {
+			String candidate = lockKey(prefix + "-" + i);
+			if (cluster().masterOf(candidate) == master) {
+				return candidate;
+			}
+		}
 	}
 
 	/**
