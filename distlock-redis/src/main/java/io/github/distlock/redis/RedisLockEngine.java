@@ -441,6 +441,7 @@ public final class RedisLockEngine
 	}
 
 	boolean release(RedisLockHandle handle) {
+		long releasingAt = System.nanoTime();
 		if (!handle.beginRelease()) {
 			// Lost (and reported when that was found), or released before.
 			return false;
@@ -458,6 +459,7 @@ public final class RedisLockEngine
 		}
 		catch (RedisException ex) {
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
+			lostIfPastLease(handle, releasingAt, refused);
 			throw (refused != null) ? refused : ex;
 		}
 		long outcome = (Long) reply.get(0);
@@ -489,6 +491,7 @@ public final class RedisLockEngine
 		if (handle.shared != null) {
 			throw new UnsupportedOperationException("A read/write lock or a permit cannot be released later");
 		}
+		long releasingAt = System.nanoTime();
 		if (!handle.beginRelease()) {
 			return false;
 		}
@@ -501,6 +504,7 @@ public final class RedisLockEngine
 		}
 		catch (RedisException ex) {
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
+			lostIfPastLease(handle, releasingAt, refused);
 			throw (refused != null) ? refused : ex;
 		}
 		if (owned == 1L) {
@@ -511,6 +515,22 @@ public final class RedisLockEngine
 			reportLoss(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return false;
+	}
+
+	/**
+	 * A release without an answer, begun once the lease had run out by the holder's own clock, leaves nobody able to
+	 * say the lock was still the holder's while its work ran: the last renewal the holder heard of covered it only up
+	 * to that deadline (later ones went unanswered, and the watchdog, waiting on them, had not yet said so). Reported
+	 * as lost; a release that is answered tells instead whether the lock was still held.
+	 */
+	private void lostIfPastLease(RedisLockHandle handle, long releasingAt, RuntimeException refused) {
+		if (releasingAt - handle.leaseDeadlineNanos() < 0) {
+			return;
+		}
+		LostLock.Reason reason = (refused != null) ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
+		if (handle.markLostAtRelease(reason)) {
+			reportLoss(handle, reason);
+		}
 	}
 
 	boolean verify(RedisLockHandle handle) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
@@ -148,6 +149,54 @@ class RedisOutageIntegrationTests {
 			otherClient.shutdown(0, 2, TimeUnit.SECONDS);
 		}
 		assertThat(this.lost).isEmpty();
+	}
+
+	/**
+	 * What a short torture run on a cluster found after a failover: the watchdog waits on a renewal that gets no
+	 * answer, the work ends after the lease ran out by the holder's clock, and its release gets no answer either. The
+	 * lock may have expired and been taken meanwhile, so the holder is told it lost the lock, once. Before, the
+	 * release was only logged as unconfirmed, and the watchdog, once its wait ended, found the lock in release.
+	 */
+	@Test
+	void aReleaseUnansweredAfterTheLeaseRanOutUnrenewedReportsTheLoss() throws Exception {
+		// A command timeout longer than the lease: the watchdog waits on its renewal past the lease's end.
+		RedissonClient slowClient = RedisTestClients.create(redis.server(), Duration.ofSeconds(2));
+		RedisLockEngine slow = new RedisLockEngine(slowClient, "distlock", null, this.lost::add);
+		try {
+			LockHandle held = slow.acquire(new LockRequest("outage", "unanswered", Duration.ofSeconds(1),
+					Duration.ZERO, true, null));
+			long grantedUntil = held.leaseDeadlineNanos();
+			try (RespClient raw = redis.client()) {
+				// Every command from now on waits: the renewal due a third of the lease in, then the release.
+				raw.call("CLIENT", "PAUSE", "5000", "ALL");
+			}
+			try {
+				while (System.nanoTime() - held.leaseDeadlineNanos() < 0) {
+					// Polling the handle: the lease runs out by the holder's clock, nothing else tells.
+					Thread.sleep(20);
+				}
+				assertThat(held.leaseDeadlineNanos()).as("not renewed").isEqualTo(grantedUntil);
+				assertThat(this.lost).as("not reported yet: the watchdog waits on its renewal").isEmpty();
+				assertThatExceptionOfType(RedisException.class).as("the release unanswered").isThrownBy(held::release);
+				assertThat(held.isLost()).isTrue();
+				assertThat(this.lost).singleElement().satisfies((loss) -> {
+					assertThat(loss.key()).isEqualTo("unanswered");
+					assertThat(loss.token()).isEqualTo(held.token());
+					assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+				});
+			}
+			finally {
+				try (RespClient raw = redis.client()) {
+					raw.call("CLIENT", "UNPAUSE");
+				}
+			}
+			assertThat(held.release()).as("nothing left to release").isFalse();
+		}
+		finally {
+			slow.close();
+			slowClient.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+		assertThat(this.lost).as("reported once").hasSize(1);
 	}
 
 	private static void awaitAllKeysMarked(RespClient raw, int keys) throws InterruptedException {
