@@ -197,6 +197,9 @@ final class RedLockHandle implements LockHandle {
 	 * tell: the parts not released expire with their leases, and the caller hears why.
 	 */
 	private boolean end(PartCall ending) {
+		long endingAt = System.nanoTime();
+		// Read before the parts' own releases change what they know.
+		long leaseEnd = leaseDeadlineNanos();
 		if (!this.life.beginRelease()) {
 			return false;
 		}
@@ -217,11 +220,19 @@ final class RedLockHandle implements LockHandle {
 			return true;
 		}
 		if (released + unanswered >= this.majority) {
+			String why = this + " was released on " + released + " of the " + this.engine.masterCount()
+					+ " Redis masters, and " + unanswered + " did not answer: RedLock needs " + this.majority
+					+ " to tell. The parts not released expire with their leases.";
+			if (endingAt - leaseEnd >= 0) {
+				// The work ended after the lease ran out by the holder's clock, and no majority says the lock was
+				// still ours: nobody can say it was not taken meanwhile (as a single Redis's unanswered release).
+				if (this.life.markLostAtRelease(LostLock.Reason.STORE_UNREACHABLE)) {
+					this.engine.lost(this);
+				}
+				throw new RedLockQuorumException(why, released, this.majority);
+			}
 			this.life.markReleased();
-			throw new RedLockQuorumException(this + " was released on " + released + " of the "
-					+ this.engine.masterCount() + " Redis masters, and " + unanswered + " did not answer: RedLock "
-					+ "needs " + this.majority + " to tell. The parts not released expire with their leases.",
-					released, this.majority);
+			throw new RedLockQuorumException(why, released, this.majority);
 		}
 		if (this.life.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
 			this.engine.lost(this);

@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockStoreException;
@@ -19,6 +22,7 @@ import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.test.RedLockMastersExtension;
+import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -233,6 +237,53 @@ class RedLockIntegrationTests {
 		assertThat(engine.heldCount()).isZero();
 		awaitNoParts("untold");
 		assertThat(this.lost).isEmpty();
+	}
+
+	/**
+	 * The same release, begun after the lease ran out unrenewed (every master holds the renewals and the release with
+	 * {@code CLIENT PAUSE}, and a command timeout longer than the lease keeps the watchdog waiting on its renewal):
+	 * nothing confirmed the lock past its lease, so the loss is reported, once, with the exception that says why.
+	 */
+	@Test
+	void aReleaseAMajorityDoesNotAnswerAfterTheLeaseRanOutUnrenewedReportsTheLoss() throws Exception {
+		Duration commandTimeout = Duration.ofSeconds(2);
+		List<RedissonClient> perMaster = new ArrayList<>();
+		for (RedisProcess master : masters.servers()) {
+			Config config = RedLockTestEngines.config(master);
+			config.useSingleServer().setTimeout((int) commandTimeout.toMillis());
+			perMaster.add(Redisson.create(config));
+		}
+		RedLockEngine slow = new RedLockEngine(perMaster, "distlock", commandTimeout,
+				RedLockEngine.DEFAULT_RETRY_DELAY, this.lost::add);
+		try {
+			LockHandle held = slow.acquire(request("unrenewed", Duration.ofSeconds(1), Duration.ZERO));
+			long grantedUntil = held.leaseDeadlineNanos();
+			RedLockTestEngines.onEachMaster(masters, masters.size(), "CLIENT", "PAUSE", "6000", "ALL");
+			try {
+				while (System.nanoTime() - held.leaseDeadlineNanos() < 0) {
+					// Polling the handle: the lease runs out by the holder's clock, nothing else tells.
+					Thread.sleep(20);
+				}
+				assertThat(held.leaseDeadlineNanos()).as("not renewed").isEqualTo(grantedUntil);
+				assertThat(this.lost).as("not reported yet: the watchdog waits on its renewal").isEmpty();
+				assertThatExceptionOfType(RedLockQuorumException.class).isThrownBy(held::release)
+					.withMessageContaining("was released on 0 of the 5 Redis masters, and 5 did not answer");
+				assertThat(held.isLost()).isTrue();
+				LostLock loss = this.lost.poll(5, TimeUnit.SECONDS);
+				assertThat(loss).as("the loss, reported").isNotNull();
+				assertThat(loss.key()).isEqualTo("unrenewed");
+				assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+			}
+			finally {
+				RedLockTestEngines.onEachMaster(masters, masters.size(), "CLIENT", "UNPAUSE");
+			}
+			assertThat(held.release()).as("nothing left to release").isFalse();
+		}
+		finally {
+			slow.close();
+			perMaster.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+		}
+		assertThat(this.lost).as("reported once").isEmpty();
 	}
 
 	@Test
