@@ -168,7 +168,7 @@ final class SharedConnections implements AutoCloseable {
 			List<Object> keys, Object[] args, long timeoutMillis) {
 		// EVALSHA sha numkeys key... arg..., keys named as Redisson names them (its NameMapper), as its own call would.
 		// Written as bytes: Redisson copies a byte array as it is, where it would encode a string into a pooled buffer
-		// of its own per argument first (on one thread 1-10 % of a call, by the day: the benchmark's --client-floor).
+		// of its own per argument first (1-4 % of a call on one thread: the benchmark's --client-floor).
 		Object[] params = new Object[2 + keys.size() + args.length];
 		params[0] = this.shaBytes.computeIfAbsent(sha, (text) -> text.getBytes(StandardCharsets.US_ASCII));
 		params[1] = Integer.toString(keys.size()).getBytes(StandardCharsets.US_ASCII);

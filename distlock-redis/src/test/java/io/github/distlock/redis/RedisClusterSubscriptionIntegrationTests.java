@@ -244,10 +244,10 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 	/**
 	 * A lock's channels given up and subscribed again by the next waiter while the master's pub/sub connection is
 	 * still opening (held up by {@code CLIENT PAUSE}, which holds the connection's {@code CLIENT SETNAME}): the
-	 * server ends up subscribed, and each announcement is heard once, by the subscription of now. Run in the order a
-	 * future's dependents happen to run (the last first), the steps left the server subscribed by the given-up
-	 * subscription's late {@code SSUBSCRIBE}, and its listener attached beside the new one: every announcement heard
-	 * twice.
+	 * server ends up subscribed, and each announcement is heard once, by the subscription of now. Run out of order
+	 * (a plain future runs its dependents the last first), the given-up subscription's late {@code SSUBSCRIBE} and
+	 * listener would stand beside the new one, and every announcement would be heard twice. Redisson's connection
+	 * future happened to run them in order, so this passes without the ordered steps too: it guards the outcome.
 	 */
 	@Test
 	@Order(9)

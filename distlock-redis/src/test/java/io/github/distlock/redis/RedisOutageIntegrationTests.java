@@ -199,6 +199,31 @@ class RedisOutageIntegrationTests {
 		assertThat(this.lost).as("reported once").hasSize(1);
 	}
 
+	/**
+	 * The other side of the test above, against a false alarm: a release that gets no answer while the lease still
+	 * runs by the holder's clock is no loss. Nobody else can hold the lock before that lease ends, whether or not the
+	 * release reached Redis; the caller hears that the release was not confirmed.
+	 */
+	@Test
+	void aReleaseUnansweredWithinTheLeaseReportsNoLoss() throws Exception {
+		LockHandle held = this.engine.acquire(request("unanswered-early", Duration.ZERO));
+		try (RespClient raw = redis.client()) {
+			raw.call("CLIENT", "PAUSE", "3000", "ALL");
+		}
+		try {
+			assertThatExceptionOfType(RedisException.class).as("the release unanswered").isThrownBy(held::release);
+			assertThat(System.nanoTime() - held.leaseDeadlineNanos()).as("still within the lease").isNegative();
+		}
+		finally {
+			try (RespClient raw = redis.client()) {
+				raw.call("CLIENT", "UNPAUSE");
+			}
+		}
+		assertThat(held.isLost()).isFalse();
+		assertThat(held.release()).as("done with").isFalse();
+		assertThat(this.lost).as("no false alarm").isEmpty();
+	}
+
 	private static void awaitAllKeysMarked(RespClient raw, int keys) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
 		while (System.nanoTime() < deadline) {

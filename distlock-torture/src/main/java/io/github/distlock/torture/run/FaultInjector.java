@@ -209,13 +209,13 @@ final class FaultInjector implements AutoCloseable {
 		// None there at that moment: the workers' connections of this type come and go (on a cluster, a worker
 		// subscribes to a lock's channels only while one of its threads waits for that lock). Strike the first ones
 		// that show up within the search, as a worker fault waits for a worker in the middle of a section.
-		String when = "in-" + FaultPlan.CLIENT_KILL_ROUNDS + "-rounds";
+		String when = ((killed > 0) ? "in-" : "after-") + FaultPlan.CLIENT_KILL_ROUNDS
+				+ ((killed > 0) ? "-rounds" : "-empty-rounds");
 		long searchUntil = System.nanoTime() + FaultPlan.SEARCH.toNanos();
 		while (killed == 0 && System.nanoTime() - searchUntil < 0) {
 			// Polling CLIENT LIST: a new connection announces itself nowhere else.
 			TimeUnit.MILLISECONDS.sleep(20);
 			killed += killWorkerConnections(type);
-			when = "after-" + FaultPlan.CLIENT_KILL_ROUNDS + "-empty-rounds";
 		}
 		record(fault.kind(), "workers", (this.redis != null) ? this.redis.pid() : 0, start, System.nanoTime(),
 				killed + "-" + type + "-connections-" + when);
