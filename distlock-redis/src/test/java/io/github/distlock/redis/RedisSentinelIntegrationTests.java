@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
 import io.github.distlock.LockAcquisitionException;
@@ -239,7 +240,14 @@ class RedisSentinelIntegrationTests {
 			try (RespClient master = this.sentinel.masterClient()) {
 				onNewMaster = master.get("distlock:{sentinel:" + key + "}") != null;
 			}
-			probe.release();
+			try {
+				probe.release();
+			}
+			catch (RedisConnectionException ex) {
+				// Sentinel's switch closed the connection under the release (CI saw it): the probe, never a loss
+				// within its lease, expires with it; the next probe tells where the client is.
+				continue;
+			}
 			if (onNewMaster) {
 				assertThat(this.lost).filteredOn((loss) -> loss.key().startsWith(prefix))
 					.allMatch((loss) -> loss.reason() == LostLock.Reason.NOT_OWNED);
