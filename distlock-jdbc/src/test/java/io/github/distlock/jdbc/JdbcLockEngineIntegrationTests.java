@@ -147,9 +147,11 @@ class JdbcLockEngineIntegrationTests {
 				}
 				long ticks = engine.statistics().renewalRoundTrips() - roundTripsBefore;
 				assertThat(ticks).as("renewal ticks in 2 s of a 900 ms lease").isBetween(4L, 12L);
-				// A tick under way when the counts are read has sent its statement but not yet counted itself.
+				// A tick under way when either count is read has sent its statement but not yet counted itself: at the
+				// start that tick is in the ticks and not in the statements, at the end the other way round. Either way
+				// the statements stay within one of the ticks, where a statement per lock would be 300 per tick.
 				assertThat(renewals.get() - statementsBefore).as("one statement per tick for 300 locks")
-					.isBetween((int) ticks, (int) ticks + 1);
+					.isBetween((int) ticks - 1, (int) ticks + 1);
 				assertThat(engine.statistics().renewals()).isGreaterThanOrEqualTo(300 * ticks);
 				for (LockHandle handle : handles) {
 					assertThat(handle.release()).isTrue();
