@@ -1,16 +1,19 @@
 package io.github.distlock.engine.support;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
@@ -26,6 +29,14 @@ import io.github.distlock.engine.LockEngineStatistics;
  * or with how their acquisitions were spread. A lock whose lease deadline passes without a confirmed renewal is
  * declared lost; so is a lock that was not to be renewed and outlives its lease.
  * <p>
+ * The thread never waits for the store. Answers are settled on it as they arrive, so a renewal that one store node
+ * leaves unanswered until the command timeout (a stalled Redis master, a hung database session) holds back neither
+ * the renewals of the locks it does not carry nor the deadline of a lock that is not renewed. A lock whose renewal is
+ * on its way is not sent again, and its lease deadline waits for that renewal's answer: one that confirms it gives
+ * the lock the lease the renewal asked for, counted from when it was sent, and one that fails lets the deadline
+ * decide. So a renewal the store performed is not taken for a loss merely because its answer came after the old
+ * deadline.
+ * <p>
  * For engines: the handles are {@link LeasedLockHandle}s, and the engine says how a batch is renewed in its store.
  */
 public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoCloseable {
@@ -36,9 +47,12 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 
 	private final Set<H> watched = ConcurrentHashMap.newKeySet();
 
+	/** Locks with a renewal sent and not yet answered; only the watchdog's thread uses it. */
+	private final Set<H> awaitingAnswer = new HashSet<>();
+
 	private final ScheduledExecutorService scheduler;
 
-	private final Renewer<H> renewer;
+	private final PartedRenewer<H> renewer;
 
 	private final LossReporter<H> lossReporter;
 
@@ -58,6 +72,22 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	 * @param statistics where renewals are counted
 	 */
 	public LeaseWatchdog(String threadName, int batchSize, Renewer<H> renewer, Predicate<Throwable> refusal,
+			LossReporter<H> lossReporter, LockEngineStatistics statistics) {
+		this(threadName, batchSize, wholeAnswer(renewer), refusal, lossReporter, statistics);
+	}
+
+	/**
+	 * For a store whose renewal call is answered in parts (one per node of a cluster): each part is settled as it
+	 * arrives, so a slow node holds back only its own locks.
+	 * @see #LeaseWatchdog(String, int, Renewer, Predicate, LossReporter, LockEngineStatistics)
+	 */
+	public static <H extends LeasedLockHandle> LeaseWatchdog<H> answeredInParts(String threadName, int batchSize,
+			PartedRenewer<H> renewer, Predicate<Throwable> refusal, LossReporter<H> lossReporter,
+			LockEngineStatistics statistics) {
+		return new LeaseWatchdog<>(threadName, batchSize, renewer, refusal, lossReporter, statistics);
+	}
+
+	private LeaseWatchdog(String threadName, int batchSize, PartedRenewer<H> renewer, Predicate<Throwable> refusal,
 			LossReporter<H> lossReporter, LockEngineStatistics statistics) {
 		this.batchSize = batchSize;
 		this.refusal = refusal;
@@ -129,6 +159,10 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			if (!handle.isHeld()) {
 				this.watched.remove(handle);
 			}
+			else if (this.awaitingAnswer.contains(handle)) {
+				// Its renewal's answer decides, whenever it comes (and asks for the next look then).
+				continue;
+			}
 			else if (now - handle.leaseDeadlineNanos() >= 0) {
 				expired(handle);
 			}
@@ -141,9 +175,16 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			due.addAll(early);
 			renew(due);
 		}
+		wakeForNextOf(this.watched);
+	}
+
+	/** Asks for a tick when the first of these locks needs one; those awaiting an answer ask when it comes. */
+	private void wakeForNextOf(Iterable<H> handles) {
 		long next = Long.MAX_VALUE;
-		for (H handle : this.watched) {
-			next = Math.min(next, nextAttention(handle));
+		for (H handle : handles) {
+			if (this.watched.contains(handle) && !this.awaitingAnswer.contains(handle)) {
+				next = Math.min(next, nextAttention(handle));
+			}
 		}
 		if (next != Long.MAX_VALUE) {
 			wakeBy(next);
@@ -158,8 +199,8 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	}
 
 	/**
-	 * Sends every batch at once and then reads the answers, so a tick costs one round trip however many batches
-	 * it takes.
+	 * Sends every batch at once, so a tick costs one round trip however many batches it takes; each answer (or part
+	 * of one) is settled on this thread when it arrives.
 	 */
 	private void renew(List<H> due) {
 		long sentAt = System.nanoTime();
@@ -184,57 +225,84 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			return;
 		}
 		for (Batch sent : batches) {
-			sent.reply = this.renewer.renew(sent.handles, sent.ttls).toCompletableFuture();
+			this.awaitingAnswer.addAll(sent.handles);
+			List<AnswerPart> parts;
+			try {
+				parts = this.renewer.renew(sent.handles, sent.ttls);
+			}
+			catch (RuntimeException ex) {
+				// Not even sent: as if unanswered, so the watchdog goes on and tries again.
+				parts = List.of(new AnswerPart(allOf(sent.handles), CompletableFuture.failedFuture(ex)));
+			}
+			for (AnswerPart part : parts) {
+				part.renewed().whenComplete((renewed, failure) -> settleOnThisThread(() -> settle(sent, part.positions(),
+						sentAt, renewed, failure)));
+			}
 		}
 		this.statistics.countRenewalRoundTrip();
-		for (Batch sent : batches) {
-			settle(sent, sentAt);
+	}
+
+	private void settleOnThisThread(Runnable settlement) {
+		try {
+			this.scheduler.execute(settlement);
+		}
+		catch (RejectedExecutionException closed) {
+			// The engine is closed: nothing is renewed or reported any more.
 		}
 	}
 
-	private void settle(Batch batch, long sentAt) {
-		List<Boolean> renewed;
-		try {
-			renewed = batch.reply.join();
+	private void settle(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed, Throwable failure) {
+		List<H> handles = new ArrayList<>(positions.size());
+		for (int position : positions) {
+			handles.add(batch.handles.get(position));
 		}
-		catch (RuntimeException ex) {
-			this.statistics.countRenewalFailures(batch.handles.size());
+		this.awaitingAnswer.removeAll(handles);
+		if (failure != null) {
+			this.statistics.countRenewalFailures(handles.size());
 			// Unreachable or refused for now: try again soon; the lease deadline decides when the lock counts as
 			// lost, and the last failure why.
-			boolean refused = this.refusal.test(ex);
-			for (H handle : batch.handles) {
+			boolean refused = this.refusal.test(failure);
+			for (H handle : handles) {
 				handle.retryAtNanos = System.nanoTime() + handle.leaseNanos() / 10;
 				handle.renewalRefused = refused;
 			}
-			return;
 		}
-		for (int i = 0; i < batch.handles.size(); i++) {
-			H handle = batch.handles.get(i);
-			if (!handle.isHeld()) {
-				// Released while the renewal was on its way: its answer no longer means anything.
-				continue;
-			}
-			if (renewed.get(i)) {
-				handle.renewalRefused = false;
-				handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(i)));
-				this.statistics.countRenewal();
-			}
-			else {
-				this.statistics.countRenewalNotOwned();
-				this.watched.remove(handle);
-				this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
+		else {
+			for (int i = 0; i < handles.size(); i++) {
+				H handle = handles.get(i);
+				if (!handle.isHeld()) {
+					// Released while the renewal was on its way: its answer no longer means anything.
+					continue;
+				}
+				if (renewed.get(i)) {
+					handle.renewalRefused = false;
+					handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(positions.get(i))));
+					this.statistics.countRenewal();
+				}
+				else {
+					this.statistics.countRenewalNotOwned();
+					this.watched.remove(handle);
+					this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
+				}
 			}
 		}
+		wakeForNextOf(handles);
 	}
 
-	/** Locks renewed by one call to the store, with the time to live each gets in milliseconds, and the answer once sent. */
+	private static List<Integer> allOf(List<?> handles) {
+		return IntStream.range(0, handles.size()).boxed().toList();
+	}
+
+	private static <H extends LeasedLockHandle> PartedRenewer<H> wholeAnswer(Renewer<H> renewer) {
+		return (handles, ttlMillis) -> List.of(new AnswerPart(allOf(handles), renewer.renew(handles, ttlMillis)));
+	}
+
+	/** Locks renewed by one call to the store, with the time to live each gets in milliseconds. */
 	private final class Batch {
 
 		final List<H> handles = new ArrayList<>();
 
 		final List<Long> ttls = new ArrayList<>();
-
-		CompletableFuture<List<Boolean>> reply;
 
 	}
 
@@ -271,11 +339,34 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	public interface Renewer<H extends LeasedLockHandle> {
 
 		/**
-		 * Renews the locks, each for its time to live in milliseconds. May answer on any thread; the watchdog sends
-		 * every batch of a tick before it waits for the first answer.
+		 * Renews the locks, each for its time to live in milliseconds. May answer on any thread, and must answer
+		 * (or fail) within a bounded time, such as the store's command timeout: until then the locks are neither
+		 * renewed again nor declared lost.
 		 */
 		CompletionStage<List<Boolean>> renew(List<H> handles, List<Long> ttlMillis);
 
+	}
+
+	/**
+	 * Renews a batch of locks in the store with calls answered separately (one per node of a cluster), each
+	 * answering for some of the locks.
+	 */
+	@FunctionalInterface
+	public interface PartedRenewer<H extends LeasedLockHandle> {
+
+		/**
+		 * Renews the locks, each for its time to live in milliseconds, as {@link Renewer#renew} does.
+		 * @return the parts of the answer, which together cover every lock once
+		 */
+		List<AnswerPart> renew(List<H> handles, List<Long> ttlMillis);
+
+	}
+
+	/**
+	 * Part of a renewal's answer: the positions of the locks it answers for, in the list given to the renewer, and,
+	 * in the same order, whether each was still ours. May complete on any thread.
+	 */
+	public record AnswerPart(List<Integer> positions, CompletionStage<List<Boolean>> renewed) {
 	}
 
 	/** Told of a lock found lost by renewal or by its lease deadline. */
