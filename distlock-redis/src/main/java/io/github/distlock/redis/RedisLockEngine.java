@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -189,13 +190,15 @@ public final class RedisLockEngine
 		this.announcements = redLockPart ? new UnheardAnnouncements(keyPrefix + ":released") : this.cluster
 				? ShardChannelSubscriptions.of(client, this.engineId, this.turnstiles::signal)
 				: new ReleaseSignals(client, keyPrefix + ":released", this.engineId, this.turnstiles::signal);
-		// On Cluster, the watchdog hands every due lock to one renewal, which splits them by slot itself.
-		LeaseWatchdog.Renewer<RedisLockHandle> renewer = this.cluster
-				? new SlotGroupedRenewal(scripts, RENEWAL_BATCH_SIZE, this::renewalRefusal, this::lost)::renew
-				: this::renew;
-		this.watchdog = new LeaseWatchdog<>("distlock-watchdog", this.cluster ? Integer.MAX_VALUE : RENEWAL_BATCH_SIZE,
-				renewer, (failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null, this::lost,
-				this.statistics);
+		Predicate<Throwable> refusal = (failure) -> RedisFailures.refusal(LockScripts.unwrap(failure)) != null;
+		// On Cluster, the watchdog hands every due lock to one renewal, which splits them by slot itself and answers
+		// for each master's locks as that master answers.
+		this.watchdog = this.cluster
+				? LeaseWatchdog.answeredInParts("distlock-watchdog", Integer.MAX_VALUE,
+						new SlotGroupedRenewal(scripts, RENEWAL_BATCH_SIZE, this::renewalRefusal)::renew, refusal,
+						this::lost, this.statistics)
+				: new LeaseWatchdog<>("distlock-watchdog", RENEWAL_BATCH_SIZE, this::renew, refusal, this::lost,
+						this.statistics);
 		this.client = client;
 		this.replicas = Objects.requireNonNull(replicas, "replicas");
 		this.replicaConfirmation = replicas.required() ? new ReplicaConfirmation(client, replicas) : null;

@@ -376,6 +376,59 @@ class RedisClusterIntegrationTests {
 		assertThat(cluster().keys("distlock:{stall:*")).as("the stalled master's locks expired").isEmpty();
 	}
 
+	/**
+	 * A master answers nothing for longer than the other masters' locks live, and the command timeout is longer than
+	 * their lease too: while the watchdog waits for the stalled master's renewal, it must keep renewing the others on
+	 * time, or they expire in their masters and their next renewal finds them gone (a loss the store did not cause).
+	 */
+	@Test
+	void aRenewalWaitedForOnAStalledMasterHoldsBackNoRenewalOfTheOtherMasters() throws Exception {
+		Duration commandTimeout = Duration.ofSeconds(3);
+		Duration lease = Duration.ofMillis(1500);
+		RedisLockEngine engine = engine(commandTimeout, RedisLockEngine.DEFAULT_MAX_POLL);
+		Map<LockHandle, RedisProcess> held = new HashMap<>();
+		for (int i = 0; i < 30; i++) {
+			LockHandle handle = engine.acquire(request("silent", "k" + i, lease, Duration.ZERO));
+			held.put(handle, cluster().masterOf(lockKey("silent", "k" + i)));
+		}
+		RedisProcess stalled = cluster().masterOf(lockKey("silent", "k0"));
+		Set<String> stalledKeys = new HashSet<>();
+		held.forEach((handle, master) -> {
+			if (master == stalled) {
+				stalledKeys.add(handle.key());
+			}
+		});
+		int stalledLocks = stalledKeys.size();
+		long renewalsBefore = engine.statistics().renewals();
+		stalled.pause();
+		try {
+			// The stalled master's locks are reported once its renewal timed out and their leases ran out: by then
+			// the others have lived through more than two of their leases on renewals alone.
+			for (int i = 0; i < stalledLocks; i++) {
+				LostLock loss = this.lost.poll(commandTimeout.plus(lease).multipliedBy(2).toMillis(),
+						TimeUnit.MILLISECONDS);
+				assertThat(loss).as("loss %d of %d of the stalled master", i + 1, stalledLocks).isNotNull();
+				// Not the fixture's look-up of the master: it could ask the stalled one.
+				assertThat(stalledKeys).as("keys of the stalled master").contains(loss.key());
+				assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+			}
+			assertThat(engine.statistics().renewals() - renewalsBefore)
+				.as("renewals of the answering masters' locks during the stall")
+				.isGreaterThanOrEqualTo(2 * (held.size() - stalledLocks));
+		}
+		finally {
+			stalled.resume();
+		}
+		assertThat(this.lost).as("losses besides the stalled master's").isEmpty();
+		cluster().awaitStable();
+		for (Map.Entry<LockHandle, RedisProcess> lock : held.entrySet()) {
+			boolean answered = lock.getValue() != stalled;
+			assertThat(lock.getKey().isLost()).as(lock.getKey().key()).isEqualTo(!answered);
+			assertThat(lock.getKey().release()).as(lock.getKey().key()).isEqualTo(answered);
+		}
+		assertThat(this.lost).isEmpty();
+	}
+
 	@Test
 	void aLockWhoseSlotMovesToAnotherMasterKeepsItsRenewalsAndItsWaiter() throws Exception {
 		Duration lease = Duration.ofSeconds(2);
