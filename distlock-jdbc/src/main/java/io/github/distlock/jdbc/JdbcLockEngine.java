@@ -136,6 +136,16 @@ public final class JdbcLockEngine
 		return thread;
 	});
 
+	/**
+	 * Runs the watchdog's renewals, so that the watchdog goes on (and reports leases that run out) while one waits
+	 * for a pooled connection or for the database.
+	 */
+	private final ExecutorService renewals = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "distlock-jdbc-renewal");
+		thread.setDaemon(true);
+		return thread;
+	});
+
 	/** The database's words for the last lock statement it refused, until one succeeds. */
 	private volatile String refusal;
 
@@ -552,10 +562,32 @@ public final class JdbcLockEngine
 	}
 
 	/**
+	 * The watchdog's renewal of a batch, run on the renewal thread; it gives up waiting for a pooled connection when
+	 * the earliest lease in the batch runs out (see {@link PooledRenewal}).
+	 */
+	private CompletionStage<List<Boolean>> renew(List<JdbcLockHandle> handles, List<Long> ttlMillis) {
+		PooledRenewal renewal = new PooledRenewal();
+		long now = System.nanoTime();
+		long patience = Long.MAX_VALUE;
+		for (JdbcLockHandle handle : handles) {
+			patience = Math.min(patience, handle.leaseDeadlineNanos() - now);
+		}
+		try {
+			this.renewals.execute(() -> renewNow(handles, ttlMillis, renewal));
+		}
+		catch (RejectedExecutionException closed) {
+			return CompletableFuture.failedFuture(closed);
+		}
+		CompletableFuture.delayedExecutor(Math.max(TimeUnit.MILLISECONDS.toNanos(1), patience), TimeUnit.NANOSECONDS)
+			.execute(renewal::giveUpUnlessSent);
+		return renewal.answer();
+	}
+
+	/**
 	 * Renews a batch in as few statements as there are distinct times to live (one, unless some locks near their
 	 * {@code maxLease}); a statement that matched fewer rows than it named is followed by a read of which ones.
 	 */
-	private CompletionStage<List<Boolean>> renew(List<JdbcLockHandle> handles, List<Long> ttlMillis) {
+	private void renewNow(List<JdbcLockHandle> handles, List<Long> ttlMillis, PooledRenewal renewal) {
 		Map<Long, List<Integer>> byTtl = new LinkedHashMap<>();
 		for (int i = 0; i < handles.size(); i++) {
 			byTtl.computeIfAbsent(ttlMillis.get(i), (ttl) -> new ArrayList<>()).add(i);
@@ -563,19 +595,30 @@ public final class JdbcLockEngine
 		Boolean[] renewed = new Boolean[handles.size()];
 		try {
 			// Renewing twice is harmless: each statement sets the lease from the database's now.
-			onConnection((connection) -> {
+			boolean sent = onConnection((connection) -> {
+				if (!renewal.send()) {
+					return false;
+				}
 				for (Map.Entry<Long, List<Integer>> group : byTtl.entrySet()) {
 					renewGroup(connection, handles, group.getKey(), group.getValue(), renewed);
 				}
-				return null;
+				return true;
 			});
+			if (!sent) {
+				return;
+			}
 		}
 		catch (SQLException ex) {
 			renewalRefusal(ex, handles.size());
-			return CompletableFuture.failedFuture(ex);
+			renewal.answer().completeExceptionally(ex);
+			return;
+		}
+		catch (RuntimeException ex) {
+			renewal.answer().completeExceptionally(ex);
+			return;
 		}
 		this.refusal = null;
-		return CompletableFuture.completedFuture(Arrays.asList(renewed));
+		renewal.answer().complete(Arrays.asList(renewed));
 	}
 
 	private void renewGroup(Connection connection, List<JdbcLockHandle> handles, long ttlMillis,
@@ -839,6 +882,7 @@ public final class JdbcLockEngine
 	@Override
 	public void close() {
 		this.watchdog.close();
+		this.renewals.shutdownNow();
 		// Frees what it was asked to free, then ends; a lock left behind expires with its lease anyway.
 		this.cleanup.shutdown();
 		if (this.releaseListener != null) {
