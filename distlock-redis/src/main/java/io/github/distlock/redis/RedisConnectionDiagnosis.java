@@ -99,12 +99,28 @@ final class RedisConnectionDiagnosis {
 		List<Throwable> chain = chain(failure);
 		if (find(chain, RedisWrongPasswordException.class) != null
 				|| find(chain, RedisAuthRequiredException.class) != null || refusal(chain) != null
-				|| find(chain, SSLException.class) != null) {
+				|| find(chain, SSLException.class) != null || handshakeProbed(chain)) {
 			return false;
 		}
 		return find(chain, ConnectException.class) != null || find(chain, UnknownHostException.class) != null
 				|| find(chain, io.netty.channel.ConnectTimeoutException.class) != null
 				|| find(chain, RedisTimeoutException.class) != null || find(chain, TimeoutException.class) != null;
+	}
+
+	/**
+	 * Whether a silent connection was diagnosed by a handshake of our own that the server answered (its failure is
+	 * kept beside Redisson's timeout, see {@link #withCause}): a server that rejects the client certificate is there
+	 * and refusing, whatever Redisson's own failure says.
+	 */
+	private static boolean handshakeProbed(List<Throwable> chain) {
+		for (Throwable failure : chain) {
+			for (Throwable beside : failure.getSuppressed()) {
+				if (beside instanceof SSLException) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/** A server that took the connection and then said nothing: most often a TLS mismatch. */

@@ -3,6 +3,8 @@ package io.github.distlock.test;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A real Redis serving TLS on a port of its own, with a certificate signed by a throw-away CA
@@ -37,6 +39,30 @@ public final class TlsRedis implements AutoCloseable {
 	 */
 	public static TlsRedis startMutual(String subjectAltName) {
 		return start(subjectAltName, true);
+	}
+
+	/**
+	 * Servers that share one CA and require a client certificate it signed (mutual TLS), as the masters of one
+	 * deployment would: the {@link #clientCertificate()} of any of them is trusted by all, its
+	 * {@link #strangerCertificate()} by none.
+	 */
+	public static List<TlsRedis> startMutual(int count, String subjectAltName) {
+		TestCertificates certificates = TestCertificates.make(subjectAltName, true);
+		List<TlsRedis> servers = new ArrayList<>();
+		try {
+			for (int i = 0; i < count; i++) {
+				int tlsPort = RedisProcess.freePort();
+				servers.add(new TlsRedis(certificates, tlsPort,
+						RedisServers.startProcess(certificates.serverArgs(tlsPort))));
+			}
+			return servers;
+		}
+		catch (IOException ex) {
+			// Closing one closes the shared certificates too.
+			servers.forEach(TlsRedis::close);
+			certificates.close();
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static TlsRedis start(String subjectAltName, boolean mutual) {
@@ -84,6 +110,7 @@ public final class TlsRedis implements AutoCloseable {
 		return this.certificates.strangerKey();
 	}
 
+	/** Stops the server and deletes its certificates (of a group: the whole group's, which is done at most once). */
 	@Override
 	public void close() {
 		this.process.close();

@@ -216,6 +216,62 @@ class RedLockAutoConfigurationTests {
 		}
 	}
 
+	/**
+	 * Masters that require a client certificate (mutual TLS) lock with the one in the SSL bundle's keystore. One
+	 * master that rejects it (its CA is another) fails the start naming it and the rejection, although the other two
+	 * would make a majority: a refusal is not an outage, and is not cured by waiting.
+	 */
+	@Test
+	void mutualTlsMastersLockWithTheBundlesClientCertificateAndOneThatRejectsItFailsTheStartUpNamingIt()
+			throws Exception {
+		List<TlsRedis> tls = TlsRedis.startMutual(3, "IP:127.0.0.1");
+		TlsRedis otherCa = TlsRedis.startMutual("IP:127.0.0.1");
+		try {
+			Path cas = Files.createTempFile("redlock-mutual-cas", ".pem");
+			Files.writeString(cas, Files.readString(tls.get(0).caCertificate())
+					+ Files.readString(otherCa.caCertificate()));
+			ApplicationContextRunner runner = new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, SslAutoConfiguration.class,
+						RedLockEngineAutoConfiguration.class, RedisLockEngineAutoConfiguration.class,
+						DistLockAutoConfiguration.class))
+				.withUserConfiguration(OrderServiceApplication.class)
+				.withPropertyValues("distlock.redlock.ssl.bundle=masters",
+						"spring.ssl.bundle.pem.masters.truststore.certificate=file:" + cas,
+						"spring.ssl.bundle.pem.masters.keystore.certificate=file:" + tls.get(0).clientCertificate(),
+						"spring.ssl.bundle.pem.masters.keystore.private-key=file:" + tls.get(0).clientKey());
+			runner.withPropertyValues("distlock.redlock.nodes=" + tlsNodes(tls)).run((context) -> {
+				assertThat(context).hasNotFailed();
+				int held = context.getBean(OrderService.class).shared("over-mutual-tls", () -> {
+					int holders = 0;
+					for (TlsRedis server : tls) {
+						try (RespClient client = new RespClient("127.0.0.1", server.plainPort())) {
+							holders += (client.get("distlock:{shared:over-mutual-tls}") != null) ? 1 : 0;
+						}
+					}
+					return holders;
+				});
+				assertThat(held).as("masters holding the lock while the method ran").isEqualTo(3);
+			});
+			runner.withPropertyValues("distlock.redlock.nodes=" + tlsNodes(List.of(tls.get(0), tls.get(1), otherCa)))
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					LockStoreConnectionException failure = StartupFailures
+						.connectionFailure(context.getStartupFailure());
+					assertThat(failure.getMessage()).startsWith("RedLock master #3 of 3: TLS: Redis at rediss://127.0.0.1:"
+							+ otherCa.tlsPort() + " rejected distlock's client certificate");
+					assertThat(failure.getAction()).contains("client certificate signed by a CA");
+				});
+		}
+		finally {
+			tls.forEach(TlsRedis::close);
+			otherCa.close();
+		}
+	}
+
+	private static String tlsNodes(List<TlsRedis> servers) {
+		return servers.stream().map((server) -> "rediss://127.0.0.1:" + server.tlsPort()).collect(Collectors.joining(","));
+	}
+
 	private static int holders(String key) {
 		int holders = 0;
 		for (RedisProcess master : masters) {

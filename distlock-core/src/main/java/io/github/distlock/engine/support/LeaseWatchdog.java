@@ -339,9 +339,10 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	public interface Renewer<H extends LeasedLockHandle> {
 
 		/**
-		 * Renews the locks, each for its time to live in milliseconds. May answer on any thread, and must answer
-		 * (or fail) within a bounded time, such as the store's command timeout: until then the locks are neither
-		 * renewed again nor declared lost.
+		 * Renews the locks, each for its time to live in milliseconds. Called on the watchdog's thread, so it sends
+		 * and returns without waiting (blocking work goes to a thread of the engine's). May answer on any thread,
+		 * and must answer (or fail) within a bounded time, such as the store's command timeout: until then the locks
+		 * are neither renewed again nor declared lost.
 		 */
 		CompletionStage<List<Boolean>> renew(List<H> handles, List<Long> ttlMillis);
 
