@@ -578,7 +578,9 @@ public final class JdbcLockEngine
 		catch (RejectedExecutionException closed) {
 			return CompletableFuture.failedFuture(closed);
 		}
-		CompletableFuture.delayedExecutor(Math.max(TimeUnit.MILLISECONDS.toNanos(1), patience), TimeUnit.NANOSECONDS)
+		// Run by the JDK's delay thread itself, not the common pool, which the application's own work may keep busy.
+		CompletableFuture.delayedExecutor(Math.max(TimeUnit.MILLISECONDS.toNanos(1), patience), TimeUnit.NANOSECONDS,
+				Runnable::run)
 			.execute(renewal::giveUpUnlessSent);
 		return renewal.answer();
 	}
