@@ -33,6 +33,7 @@ import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
+import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
  * A lock engine on etcd (v3 API), through jetcd.
@@ -344,14 +345,10 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	private CompletionStage<List<Boolean>> confirm(List<EtcdLockHandle> handles, List<Long> ttlMillis) {
 		List<ByteSequence> owns = handles.stream().map((handle) -> handle.ownKey).toList();
 		List<Long> tokens = handles.stream().map(EtcdLockHandle::token).toList();
-		long now = System.nanoTime();
-		long patience = CALL_TIMEOUT.toNanos();
-		for (EtcdLockHandle handle : handles) {
-			patience = Math.min(patience, handle.leaseDeadlineNanos() - now);
-		}
+		long patience = LeasedLockHandle.patienceNanos(handles, System.nanoTime(), CALL_TIMEOUT.toNanos());
 		try {
 			return this.queue.stillOwned(owns, tokens)
-				.orTimeout(Math.max(TimeUnit.MILLISECONDS.toNanos(1), patience), TimeUnit.NANOSECONDS)
+				.orTimeout(patience, TimeUnit.NANOSECONDS)
 				.thenApply((owned) -> IntStream.range(0, handles.size())
 					.mapToObj((i) -> owned.get(i) && !handles.get(i).lease.isEnded())
 					.toList());

@@ -46,6 +46,7 @@ import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
+import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
  * A {@link io.github.distlock.engine.LockEngine} on a relational database: one row per lock in one table
@@ -567,11 +568,7 @@ public final class JdbcLockEngine
 	 */
 	private CompletionStage<List<Boolean>> renew(List<JdbcLockHandle> handles, List<Long> ttlMillis) {
 		PooledRenewal renewal = new PooledRenewal();
-		long now = System.nanoTime();
-		long patience = Long.MAX_VALUE;
-		for (JdbcLockHandle handle : handles) {
-			patience = Math.min(patience, handle.leaseDeadlineNanos() - now);
-		}
+		long patience = LeasedLockHandle.patienceNanos(handles, System.nanoTime(), Long.MAX_VALUE);
 		try {
 			this.renewals.execute(() -> renewNow(handles, ttlMillis, renewal));
 		}
@@ -579,8 +576,7 @@ public final class JdbcLockEngine
 			return CompletableFuture.failedFuture(closed);
 		}
 		// Run by the JDK's delay thread itself, not the common pool, which the application's own work may keep busy.
-		CompletableFuture.delayedExecutor(Math.max(TimeUnit.MILLISECONDS.toNanos(1), patience), TimeUnit.NANOSECONDS,
-				Runnable::run)
+		CompletableFuture.delayedExecutor(patience, TimeUnit.NANOSECONDS, Runnable::run)
 			.execute(renewal::giveUpUnlessSent);
 		return renewal.answer();
 	}

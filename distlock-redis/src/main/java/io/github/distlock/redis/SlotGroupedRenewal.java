@@ -64,7 +64,7 @@ final class SlotGroupedRenewal {
 		}
 		// Only for the log, which says once what the whole renewal met rather than what each call did.
 		CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-			.whenComplete((ignored, failure) -> reportRefusal(calls, answers));
+			.whenComplete((ignored, failure) -> reportRefusal(failure, calls, answers));
 		return parts;
 	}
 
@@ -83,12 +83,12 @@ final class SlotGroupedRenewal {
 		return calls;
 	}
 
-	private void reportRefusal(List<List<Integer>> calls, List<CompletableFuture<List<Long>>> answers) {
-		Throwable failure = null;
+	/** @param failure one of the calls' failures (what {@code allOf} completed with), or null when all answered */
+	private void reportRefusal(Throwable failure, List<List<Integer>> calls,
+			List<CompletableFuture<List<Long>>> answers) {
 		int unanswered = 0;
 		for (int c = 0; c < calls.size(); c++) {
 			if (answers.get(c).isCompletedExceptionally()) {
-				failure = (failure != null) ? failure : answers.get(c).handle((reply, ex) -> ex).join();
 				unanswered += calls.get(c).size();
 			}
 		}

@@ -1,6 +1,7 @@
 package io.github.distlock.engine.support;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LostLock;
@@ -130,6 +131,19 @@ public abstract class LeasedLockHandle implements LockHandle {
 	 */
 	public final boolean renewalEnded() {
 		return !this.renewable || this.maxDeadlineNanos - this.leaseDeadlineNanos < ONE_MILLISECOND;
+	}
+
+	/**
+	 * How long a call about these locks, sent at {@code nowNanos}, may be waited for: at most {@code limitNanos}, and
+	 * never past the earliest of their lease deadlines (past it that lock must be declared lost, answer or not), but
+	 * at least a millisecond.
+	 */
+	public static long patienceNanos(List<? extends LeasedLockHandle> handles, long nowNanos, long limitNanos) {
+		long patience = limitNanos;
+		for (LeasedLockHandle handle : handles) {
+			patience = Math.min(patience, handle.leaseDeadlineNanos - nowNanos);
+		}
+		return Math.max(ONE_MILLISECOND, patience);
 	}
 
 	/** Records a renewal sent at {@code sentAtNanos} that gave the lock {@code ttlNanos} more. */
