@@ -33,7 +33,8 @@ public interface LockHandle {
 
 	/**
 	 * Monotonic time ({@link System#nanoTime()}) until which the store is known to keep this lock, as of the last
-	 * successful acquisition or renewal.
+	 * successful acquisition or renewal: reckoned from when that request was sent, less an allowance for clocks that
+	 * run apart. Past it with no renewal confirmed, the lock is lost.
 	 */
 	long leaseDeadlineNanos();
 

@@ -317,8 +317,8 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 			awaitLossReport(handle);
 			return false;
 		}
-		handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-		return true;
+		// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
+		return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 	}
 
 	/** One read of the key: whether it is still this acquisition's, or null when etcd gave no answer in time. */
@@ -374,7 +374,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 * still there) so that the next waiter gets the lock; the deletion compares the token, so it never touches
 	 * another holder's key.
 	 */
-	private void lost(EtcdLockHandle handle, LostLock.Reason reason) {
+	private void lost(EtcdLockHandle handle, LostLock.Reason found) {
+		LostLock.Reason reason = (found != LostLock.Reason.LEASE_EXPIRED && instanceLeaseRanOut(handle.lease))
+				? LostLock.Reason.NOT_OWNED : found;
 		this.watchdog.unwatch(handle);
 		this.held.remove(handle.ownKey, handle);
 		handle.stopWatching();
@@ -390,6 +392,15 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		finally {
 			handle.reporting.unlock();
 		}
+	}
+
+	/**
+	 * Whether the instance's lease has ended, or run out by this process's clock (no keep-alive answered within its
+	 * time to live): etcd then holds none of its keys, whatever else kept a lock from being confirmed (a holder paused
+	 * past both, a member that did not answer).
+	 */
+	private static boolean instanceLeaseRanOut(InstanceLease lease) {
+		return lease.isEnded() || System.nanoTime() - lease.aliveUntilNanos() >= 0;
 	}
 
 	private void reportLoss(EtcdLockHandle handle, LostLock.Reason reason) {

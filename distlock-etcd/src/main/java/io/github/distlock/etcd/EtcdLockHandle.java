@@ -59,7 +59,7 @@ final class EtcdLockHandle extends LeasedLockHandle {
 	}
 
 	@Override
-	public boolean verify() {
+	protected boolean verifyInStore() {
 		return this.engine.verify(this);
 	}
 

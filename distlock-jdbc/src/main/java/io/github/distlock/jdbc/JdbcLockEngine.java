@@ -551,8 +551,8 @@ public final class JdbcLockEngine
 			// changed rows rather than matched ones, so zero is checked before it is taken for a loss.
 			if (update(this.statements.extend, TimeUnit.MILLISECONDS.toMicros(ttlMillis), handle.lockId,
 					handle.holder) == 1 || owns(handle)) {
-				handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-				return true;
+				// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
+				return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 			}
 		}
 		catch (SQLException ex) {

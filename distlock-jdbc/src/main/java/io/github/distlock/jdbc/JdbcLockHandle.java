@@ -24,7 +24,7 @@ final class JdbcLockHandle extends LeasedLockHandle {
 	}
 
 	@Override
-	public boolean verify() {
+	protected boolean verifyInStore() {
 		return this.engine.verify(this);
 	}
 

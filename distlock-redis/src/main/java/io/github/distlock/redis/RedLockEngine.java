@@ -31,6 +31,7 @@ import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
  * A {@link LockEngine} over several independent Redis masters, after Redis's Redlock algorithm: a lock is held when a
@@ -58,8 +59,6 @@ public final class RedLockEngine
 
 	/** The longest random pause between attempts, by default. */
 	public static final Duration DEFAULT_RETRY_DELAY = Duration.ofMillis(50);
-
-	private static final long TWO_MILLISECONDS = TimeUnit.MILLISECONDS.toNanos(2);
 
 	private final RedLockMasters masters;
 
@@ -133,7 +132,7 @@ public final class RedLockEngine
 		}
 		long start = System.nanoTime();
 		long deadline = start + request.waitTime().toNanos();
-		long driftNanos = request.initialLease().toNanos() / 100 + TWO_MILLISECONDS;
+		long driftNanos = LeasedLockHandle.allowanceNanos(request.initialLease().toNanos());
 		this.waiting.incrementAndGet();
 		try {
 			while (true) {
@@ -167,13 +166,11 @@ public final class RedLockEngine
 	}
 
 	/**
-	 * @param driftNanos what clocks may drift apart over the lease, which every deadline believed leaves out
-	 * @param parts the parts granted, one per master
+	 * @param parts the parts granted, one per master, whose deadlines leave out the allowance for clock drift
 	 */
-	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, long driftNanos,
-			List<LockHandle> parts) {
+	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, List<LockHandle> parts) {
 		String holder = this.engineId + ":" + this.acquisitions.incrementAndGet();
-		return new RedLockHandle(this, request.name(), request.key(), token, holder, acquiredAtNanos, driftNanos,
+		return new RedLockHandle(this, request.name(), request.key(), token, holder, acquiredAtNanos,
 				this.masters.majority(), parts);
 	}
 

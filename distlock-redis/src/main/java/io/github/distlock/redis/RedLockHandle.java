@@ -10,6 +10,7 @@ import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.support.HandleLife;
+import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
  * A RedLock: one lock on each of a majority (or more) of the masters, its parts, each renewed by its own master's
@@ -30,9 +31,6 @@ final class RedLockHandle implements LockHandle {
 
 	private final long acquiredAtNanos;
 
-	/** What clocks may drift apart between masters over one lease: subtracted from every deadline believed here. */
-	private final long driftNanos;
-
 	private final int majority;
 
 	/** The parts: one on each master that granted the lock, a majority or more. */
@@ -44,14 +42,13 @@ final class RedLockHandle implements LockHandle {
 	private boolean handedOut;
 
 	RedLockHandle(RedLockEngine engine, String name, String key, long token, String holder, long acquiredAtNanos,
-			long driftNanos, int majority, List<LockHandle> parts) {
+			int majority, List<LockHandle> parts) {
 		this.engine = engine;
 		this.name = name;
 		this.key = key;
 		this.token = token;
 		this.holder = holder;
 		this.acquiredAtNanos = acquiredAtNanos;
-		this.driftNanos = driftNanos;
 		this.majority = majority;
 		this.parts = parts;
 	}
@@ -119,7 +116,7 @@ final class RedLockHandle implements LockHandle {
 
 	/**
 	 * Until when a majority of the masters is known to keep the lock: the majority-th latest of the held parts'
-	 * deadlines, less the clock drift.
+	 * deadlines (each leaves out the allowance for clock drift).
 	 */
 	@Override
 	public long leaseDeadlineNanos() {
@@ -133,17 +130,47 @@ final class RedLockHandle implements LockHandle {
 		// Sorted by their distance from one point, so that nanoTime's overflow cannot reorder them.
 		long origin = this.acquiredAtNanos;
 		long[] offsets = Arrays.stream(deadlines).map((deadline) -> deadline - origin).sorted().toArray();
-		return origin + offsets[offsets.length - this.majority] - this.driftNanos;
+		return origin + offsets[offsets.length - this.majority];
 	}
 
 	@Override
 	public LostLock.Reason lossReason() {
+		noticeLeaseRunOut();
 		return this.life.lossReason();
 	}
 
+	/**
+	 * Whether the lock is lost: too few parts held, or the majority's lease (less the drift) run out by this process's
+	 * clock, which is reported here and now if nobody has yet; no master's late answer is waited for.
+	 */
 	@Override
 	public boolean isLost() {
+		noticeLeaseRunOut();
 		return this.life.isLost();
+	}
+
+	private void noticeLeaseRunOut() {
+		if (!this.life.isHeld() || System.nanoTime() - leaseDeadlineNanos() < 0) {
+			return;
+		}
+		synchronized (this) {
+			if (!this.handedOut) {
+				return;
+			}
+		}
+		if (this.life.markLost(runOutReason())) {
+			this.engine.lost(this);
+		}
+	}
+
+	/** Why the majority's lease ran out: by design when its parts are not renewed, else their masters did not answer. */
+	private LostLock.Reason runOutReason() {
+		for (LockHandle part : this.parts) {
+			if (part instanceof LeasedLockHandle leased && !leased.renewalEnded()) {
+				return LostLock.Reason.STORE_UNREACHABLE;
+			}
+		}
+		return LostLock.Reason.LEASE_EXPIRED;
 	}
 
 	boolean isHeld() {
@@ -161,14 +188,14 @@ final class RedLockHandle implements LockHandle {
 	 */
 	@Override
 	public boolean verify() {
-		if (!isHeld()) {
+		if (isLost() || !isHeld()) {
 			return false;
 		}
 		boolean owned = askHeldParts(LockHandle::verify) >= this.majority;
 		if (!owned && this.life.markLost(LostLock.Reason.NOT_OWNED)) {
 			this.engine.lost(this);
 		}
-		return owned && isHeld();
+		return owned && !isLost() && isHeld();
 	}
 
 	@Override
@@ -194,12 +221,12 @@ final class RedLockHandle implements LockHandle {
 	/**
 	 * Releases (now or later) every part at once. Released on a majority, the lock was ours; owned by fewer even if
 	 * every unanswered master still held it, it was lost while held, and that is reported. In between, nobody can
-	 * tell: the parts not released expire with their leases, and the caller hears why.
+	 * tell: the parts not released expire with their leases, and the caller hears why; begun within the majority's
+	 * lease, that is no loss, as nobody else can hold the lock before that lease ends.
 	 */
 	private boolean end(PartCall ending) {
-		long endingAt = System.nanoTime();
-		// Read before the parts' own releases change what they know.
-		long leaseEnd = leaseDeadlineNanos();
+		// A majority's lease already run out by the holder's clock is a loss, not a release.
+		noticeLeaseRunOut();
 		if (!this.life.beginRelease()) {
 			return false;
 		}
@@ -223,14 +250,6 @@ final class RedLockHandle implements LockHandle {
 			String why = this + " was released on " + released + " of the " + this.engine.masterCount()
 					+ " Redis masters, and " + unanswered + " did not answer: RedLock needs " + this.majority
 					+ " to tell. The parts not released expire with their leases.";
-			if (endingAt - leaseEnd >= 0) {
-				// The work ended after the lease ran out by the holder's clock, and no majority says the lock was
-				// still ours: nobody can say it was not taken meanwhile (as a single Redis's unanswered release).
-				if (this.life.markLostAtRelease(LostLock.Reason.STORE_UNREACHABLE)) {
-					this.engine.lost(this);
-				}
-				throw new RedLockQuorumException(why, released, this.majority);
-			}
 			this.life.markReleased();
 			throw new RedLockQuorumException(why, released, this.majority);
 		}

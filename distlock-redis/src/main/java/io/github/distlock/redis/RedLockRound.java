@@ -94,7 +94,7 @@ final class RedLockRound {
 		long validUntil = start + this.request.initialLease().toNanos() - this.driftNanos;
 		if (raiseFloors(token) && System.nanoTime() - validUntil < 0) {
 			List<LockHandle> parts = Arrays.stream(this.granted).filter(Objects::nonNull).toList();
-			RedLockHandle lock = this.engine.newHandle(this.request, token, start, this.driftNanos, parts);
+			RedLockHandle lock = this.engine.newHandle(this.request, token, start, parts);
 			lock.watchParts();
 			if (lock.handOut()) {
 				return lock;

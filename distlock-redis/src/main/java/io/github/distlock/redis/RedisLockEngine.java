@@ -444,7 +444,6 @@ public final class RedisLockEngine
 	}
 
 	boolean release(RedisLockHandle handle) {
-		long releasingAt = System.nanoTime();
 		if (!handle.beginRelease()) {
 			// Lost (and reported when that was found), or released before.
 			return false;
@@ -461,8 +460,9 @@ public final class RedisLockEngine
 							handle.holderPrefix, releaseChannel(handle.redisKey));
 		}
 		catch (RedisException ex) {
+			// Begun within the lease (see beginRelease): nobody else can hold the lock before it ends, so the caller
+			// hears that the release was not confirmed, and no loss is reported.
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
-			lostIfPastLease(handle, releasingAt, refused);
 			throw (refused != null) ? refused : ex;
 		}
 		long outcome = (Long) reply.get(0);
@@ -494,7 +494,6 @@ public final class RedisLockEngine
 		if (handle.shared != null) {
 			throw new UnsupportedOperationException("A read/write lock or a permit cannot be released later");
 		}
-		long releasingAt = System.nanoTime();
 		if (!handle.beginRelease()) {
 			return false;
 		}
@@ -506,8 +505,9 @@ public final class RedisLockEngine
 					ttl.toMillis());
 		}
 		catch (RedisException ex) {
+			// Begun within the lease (see beginRelease): nobody else can hold the lock before it ends, so the caller
+			// hears that the release was not confirmed, and no loss is reported.
 			RuntimeException refused = refused(ex, "release", handle.name(), handle.key());
-			lostIfPastLease(handle, releasingAt, refused);
 			throw (refused != null) ? refused : ex;
 		}
 		if (owned == 1L) {
@@ -518,22 +518,6 @@ public final class RedisLockEngine
 			reportLoss(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return false;
-	}
-
-	/**
-	 * A release without an answer, begun once the lease had run out by the holder's own clock, leaves nobody able to
-	 * say the lock was still the holder's while its work ran: the last renewal the holder heard of covered it only up
-	 * to that deadline (later ones went unanswered, and the watchdog, waiting on them, had not yet said so). Reported
-	 * as lost; a release that is answered tells instead whether the lock was still held.
-	 */
-	private void lostIfPastLease(RedisLockHandle handle, long releasingAt, RuntimeException refused) {
-		if (releasingAt - handle.leaseDeadlineNanos() < 0) {
-			return;
-		}
-		LostLock.Reason reason = (refused != null) ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
-		if (handle.markLostAtRelease(reason)) {
-			reportLoss(handle, reason);
-		}
 	}
 
 	boolean verify(RedisLockHandle handle) {
@@ -595,8 +579,8 @@ public final class RedisLockEngine
 			return false;
 		}
 		if (owned == 1L) {
-			handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-			return true;
+			// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
+			return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 		}
 		lost(handle, LostLock.Reason.NOT_OWNED);
 		return false;

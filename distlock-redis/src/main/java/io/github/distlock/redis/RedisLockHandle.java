@@ -98,7 +98,7 @@ final class RedisLockHandle extends LeasedLockHandle {
 	}
 
 	@Override
-	public boolean verify() {
+	protected boolean verifyInStore() {
 		return this.engine.verify(this);
 	}
 

@@ -2,8 +2,11 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -134,6 +137,94 @@ class RedisClusterFailoverIntegrationTests {
 		}
 		assertThat(next.release()).isTrue();
 		assertThat(cluster().keys("distlock:{failover:killed}*")).isEmpty();
+	}
+
+	/**
+	 * A master is killed while one instance holds short-leased locks on every master and a second instance keeps
+	 * trying to take each of them. The locks of the masters nobody touched keep renewing, none lost and none taken;
+	 * the killed master's are kept on the promoted replica or reported lost; and the second instance never gets a lock
+	 * before its first holder was told of its loss (the holder's clock decides when the lease ran out, not the answers
+	 * of a master that is gone).
+	 */
+	@Test
+	@Order(3)
+	void aKilledMasterCostsTheOtherMastersLocksNothingAndNoLockIsTakenBeforeItsHolderIsTold() throws Exception {
+		Map<String, Long> reportedAt = new ConcurrentHashMap<>();
+		RedissonClient client = RedisTestClients.create(cluster(), Duration.ofSeconds(2));
+		this.clients.add(client);
+		RedisLockEngine holder = new RedisLockEngine(client, "distlock", Duration.ofSeconds(2), (loss) -> {
+			reportedAt.putIfAbsent(loss.key(), System.nanoTime());
+			this.lost.add(loss);
+		});
+		this.engines.add(holder);
+		RedisLockEngine taker = engine();
+		Duration lease = Duration.ofSeconds(3);
+		RedisProcess killed = cluster().currentMasters().stream().filter(RedisClusterFailoverIntegrationTests::hasReplica)
+			.findFirst().orElseThrow();
+		RedisProcess replica = cluster().replicaOf(killed);
+		Map<String, LockHandle> held = new HashMap<>();
+		Map<String, RedisProcess> masterOfKey = new HashMap<>();
+		for (int i = 0; i < 30; i++) {
+			String key = "short-" + i;
+			held.put(key, holder.acquire(request(key, lease)));
+			masterOfKey.put(key, cluster().masterOf(lockKey(key)));
+		}
+		for (String key : held.keySet()) {
+			if (masterOfKey.get(key) == killed) {
+				cluster().awaitReplicated(replica, lockKey(key));
+			}
+		}
+		Map<String, Long> takenAt = new HashMap<>();
+		killed.kill();
+		long killedAt = System.nanoTime();
+		// Two leases after the kill: each lock has by then been renewed on an answering master, or run out.
+		long until = killedAt + lease.toNanos() * 2;
+		while (System.nanoTime() - until < 0) {
+			for (String key : held.keySet()) {
+				if (takenAt.containsKey(key)) {
+					continue;
+				}
+				try {
+					LockHandle taken = taker.acquire(request(key, lease));
+					takenAt.put(key, System.nanoTime());
+					assertThat(taken.token()).as("a later holder's token").isGreaterThan(held.get(key).token());
+					taken.release();
+				}
+				catch (LockAcquisitionException busy) {
+					// Still held: the usual outcome.
+				}
+			}
+			// Polling the lock as a second instance would, each key every round.
+			Thread.sleep(20);
+		}
+		for (Map.Entry<String, LockHandle> lock : held.entrySet()) {
+			String key = lock.getKey();
+			if (masterOfKey.get(key) != killed) {
+				assertThat(reportedAt).as("a lock of a master that answered throughout").doesNotContainKey(key);
+				assertThat(takenAt).as("a lock of a master that answered throughout").doesNotContainKey(key);
+				assertThat(lock.getValue().release()).as(key).isTrue();
+			}
+			else if (takenAt.containsKey(key)) {
+				assertThat(reportedAt).as("the holder of %s, taken by another", key).containsKey(key);
+				assertThat(reportedAt.get(key)).as("when the holder of %s was told, against when it was taken", key)
+					.isLessThan(takenAt.get(key));
+			}
+			else if (!reportedAt.containsKey(key)) {
+				assertThat(lock.getValue().verify()).as("kept on the promoted replica: " + key).isTrue();
+				assertThat(lock.getValue().release()).isTrue();
+			}
+		}
+		assertThat(holder.renewalLag()).as("the watchdog's lag after the failover").isLessThan(lease.dividedBy(3));
+	}
+
+	private static boolean hasReplica(RedisProcess master) {
+		try {
+			cluster().replicaOf(master);
+			return true;
+		}
+		catch (IllegalStateException ex) {
+			return false;
+		}
 	}
 
 	private static void awaitRenewals(LockEngineStatistics statistics, long more) throws InterruptedException {

@@ -28,8 +28,8 @@ import io.github.distlock.autoconfigure.RedisLockEngineAutoConfiguration;
 
 /**
  * A second application instance in its own JVM, for the multi-process tests. It locks the shared fenced row, says
- * {@code ACQUIRED <token>}, waits for a line on its standard input, then writes the row with its fencing token and
- * reports {@code WROTE}, {@code REJECTED} or {@code FAILED <exception>}.
+ * {@code ACQUIRED <token>}, waits for a line on its standard input, says {@code LOST <whether the lock is lost>}, then
+ * writes the row with its fencing token and reports {@code WROTE}, {@code REJECTED} or {@code FAILED <exception>}.
  * <p>
  * Arguments: Redis port, JDBC URL of the shared database, lease.
  */
@@ -56,6 +56,9 @@ public final class LockHolderApplication {
 					catch (java.io.IOException ex) {
 						throw new IllegalStateException(ex);
 					}
+					// What the holder's own clock says the moment it runs again, before anything reaches Redis.
+					System.out.println("LOST " + LockContext.current().isLost());
+					System.out.flush();
 				});
 				System.out.println(wrote ? "WROTE" : "REJECTED");
 			}

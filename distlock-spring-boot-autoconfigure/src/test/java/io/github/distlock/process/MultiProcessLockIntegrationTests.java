@@ -82,6 +82,8 @@ class MultiProcessLockIntegrationTests {
 
 			holder.signal("CONT");
 			holder.send("write now");
+			assertThat(holder.awaitLine("LOST ", Duration.ofSeconds(30))).as("the holder's own look, on waking")
+				.isEqualTo("LOST true");
 			assertThat(holder.awaitLine("UPDATED ", Duration.ofSeconds(30))).isEqualTo("UPDATED 0");
 			assertThat(holder.awaitLine("FAILED ", Duration.ofSeconds(30))).startsWith("FAILED LockLostException");
 			assertThat(holder.waitForExit(Duration.ofSeconds(30))).isTrue();

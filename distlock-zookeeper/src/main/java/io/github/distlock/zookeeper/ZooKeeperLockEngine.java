@@ -383,8 +383,8 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 			lost(handle, LostLock.Reason.NOT_OWNED);
 			return false;
 		}
-		handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-		return true;
+		// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
+		return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 	}
 
 	/**

@@ -34,7 +34,7 @@ final class ZooKeeperLockHandle extends LeasedLockHandle {
 	}
 
 	@Override
-	public boolean verify() {
+	protected boolean verifyInStore() {
 		return this.engine.verify(this);
 	}
 

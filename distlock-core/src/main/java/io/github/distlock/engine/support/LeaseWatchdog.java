@@ -29,13 +29,16 @@ import io.github.distlock.engine.LockEngineStatistics;
  * or with how their acquisitions were spread. A lock whose lease deadline passes without a confirmed renewal is
  * declared lost; so is a lock that was not to be renewed and outlives its lease.
  * <p>
- * The thread never waits for the store. Answers are settled on it as they arrive, so a renewal that one store node
- * leaves unanswered until the command timeout (a stalled Redis master, a hung database session) holds back neither
- * the renewals of the locks it does not carry nor the deadline of a lock that is not renewed. A lock whose renewal is
- * on its way is not sent again, and its lease deadline waits for that renewal's answer: one that confirms it gives
- * the lock the lease the renewal asked for, counted from when it was sent, and one that fails lets the deadline
- * decide. So a renewal the store performed is not taken for a loss merely because its answer came after the old
- * deadline.
+ * The thread never waits for the store, and the holder's clock alone decides when a lease has run out. Answers are
+ * settled as they arrive, so a renewal that one store node leaves unanswered until the command timeout (a stalled
+ * Redis master, a hung database session) holds back neither the renewals of the locks it does not carry nor anybody's
+ * deadline. A lock whose renewal is on its way is not sent again; if its deadline comes first, it is lost then, at
+ * the deadline, as a lock whose renewal failed is: nothing confirmed it past that instant, and a second holder may
+ * get it as soon as the store lets the key expire. A confirmation gives the lock the lease the renewal asked for,
+ * counted from when it was sent (never from when the answer came, which would stretch the lease by the round trip);
+ * one that comes after the deadline does not bring the lock back. Whoever looks at a lock past its deadline (its
+ * holder asking {@link LeasedLockHandle#isLost()}) reports it there and then, so a watchdog thread held up by a
+ * starved CPU delays no holder's knowledge of its loss.
  * <p>
  * For engines: the handles are {@link LeasedLockHandle}s, and the engine says how a batch is renewed in its store.
  */
@@ -103,6 +106,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 
 	/** Starts renewing a lock just acquired. */
 	public void watch(H handle) {
+		handle.leaseRunOut = () -> leaseRanOut(handle);
 		this.watched.add(handle);
 		wakeBy(nextAttention(handle));
 	}
@@ -159,12 +163,12 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			if (!handle.isHeld()) {
 				this.watched.remove(handle);
 			}
-			else if (this.awaitingAnswer.contains(handle)) {
-				// Its renewal's answer decides, whenever it comes (and asks for the next look then).
-				continue;
+			else if (handle.leaseRanOut(now)) {
+				leaseRanOut(handle);
 			}
-			else if (now - handle.leaseDeadlineNanos() >= 0) {
-				expired(handle);
+			else if (this.awaitingAnswer.contains(handle)) {
+				// Not sent again before its renewal's answer comes (which asks for the next look then).
+				continue;
 			}
 			else if (renewable(handle, now)) {
 				(renewalDue(handle, now) ? due : early).add(handle);
@@ -178,12 +182,16 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		wakeForNextOf(this.watched);
 	}
 
-	/** Asks for a tick when the first of these locks needs one; those awaiting an answer ask when it comes. */
+	/**
+	 * Asks for a tick when the first of these locks needs one: its renewal or its deadline, and only its deadline
+	 * while its renewal's answer is awaited.
+	 */
 	private void wakeForNextOf(Iterable<H> handles) {
 		long next = Long.MAX_VALUE;
 		for (H handle : handles) {
-			if (this.watched.contains(handle) && !this.awaitingAnswer.contains(handle)) {
-				next = Math.min(next, nextAttention(handle));
+			if (this.watched.contains(handle)) {
+				next = Math.min(next, this.awaitingAnswer.contains(handle) ? handle.leaseDeadlineNanos()
+						: nextAttention(handle));
 			}
 		}
 		if (next != Long.MAX_VALUE) {
@@ -191,11 +199,31 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		}
 	}
 
-	private void expired(H handle) {
+	/**
+	 * Reports a lock whose lease ran out by the holder's clock with no renewal confirmed, on whichever thread finds it
+	 * first (the engine reports a loss once); the reason is what kept it from being renewed.
+	 */
+	private void leaseRanOut(H handle) {
+		if (!handle.isHeld() || !handle.leaseRanOut(System.nanoTime())) {
+			return;
+		}
 		this.watched.remove(handle);
-		LostLock.Reason reason = handle.renewalEnded() ? LostLock.Reason.LEASE_EXPIRED
-				: handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
-		this.lossReporter.lost(handle, reason);
+		this.lossReporter.lost(handle, runOutReason(handle));
+	}
+
+	/**
+	 * Why a lease ran out: by design (not to be renewed, or at {@code maxLease}); renewals the store refused or did not
+	 * answer; or, when none was even sent since the last confirmed one, the holder itself did not renew in time (its
+	 * process paused, its CPU starved), and the store let the lock expire.
+	 */
+	private static LostLock.Reason runOutReason(LeasedLockHandle handle) {
+		if (handle.renewalEnded()) {
+			return LostLock.Reason.LEASE_EXPIRED;
+		}
+		if (!handle.renewalUnconfirmed) {
+			return LostLock.Reason.NOT_OWNED;
+		}
+		return handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
 	}
 
 	/**
@@ -226,6 +254,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		}
 		for (Batch sent : batches) {
 			this.awaitingAnswer.addAll(sent.handles);
+			sent.handles.forEach((handle) -> handle.renewalUnconfirmed = true);
 			List<AnswerPart> parts;
 			try {
 				parts = this.renewer.renew(sent.handles, sent.ttls);
@@ -235,8 +264,12 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 				parts = List.of(new AnswerPart(allOf(sent.handles), CompletableFuture.failedFuture(ex)));
 			}
 			for (AnswerPart part : parts) {
-				part.renewed().whenComplete((renewed, failure) -> settleOnThisThread(() -> settle(sent, part.positions(),
-						sentAt, renewed, failure)));
+				part.renewed().whenComplete((renewed, failure) -> {
+					// The deadline moves as the answer arrives, on the thread it arrives on: a watchdog thread held up
+					// meanwhile must not turn a confirmation that came in time into a loss.
+					List<Boolean> inTime = (failure != null) ? null : confirm(sent, part.positions(), sentAt, renewed);
+					settleOnThisThread(() -> settle(sent, part.positions(), inTime, failure));
+				});
 			}
 		}
 		this.statistics.countRenewalRoundTrip();
@@ -251,7 +284,23 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		}
 	}
 
-	private void settle(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed, Throwable failure) {
+	/**
+	 * Moves the deadline of every lock the store says it renewed, unless that lease already ran out.
+	 * @return for each position, whether the lock was renewed in time; null where the store says it is not ours
+	 */
+	private List<Boolean> confirm(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed) {
+		List<Boolean> inTime = new ArrayList<>(positions.size());
+		for (int i = 0; i < positions.size(); i++) {
+			int position = positions.get(i);
+			H handle = batch.handles.get(position);
+			inTime.add(renewed.get(i)
+					? handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(position))) : null);
+		}
+		return inTime;
+	}
+
+	/** What follows from an answer: counts, the next attempt, and the losses it shows; on the watchdog's thread. */
+	private void settle(Batch batch, List<Integer> positions, List<Boolean> inTime, Throwable failure) {
 		List<H> handles = new ArrayList<>(positions.size());
 		for (int position : positions) {
 			handles.add(batch.handles.get(position));
@@ -270,19 +319,23 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		else {
 			for (int i = 0; i < handles.size(); i++) {
 				H handle = handles.get(i);
+				Boolean renewedInTime = inTime.get(i);
 				if (!handle.isHeld()) {
-					// Released while the renewal was on its way: its answer no longer means anything.
+					// Released (or found lost) while the renewal was on its way: its answer no longer means anything.
 					continue;
 				}
-				if (renewed.get(i)) {
-					handle.renewalRefused = false;
-					handle.renewed(sentAt, TimeUnit.MILLISECONDS.toNanos(batch.ttls.get(positions.get(i))));
-					this.statistics.countRenewal();
-				}
-				else {
+				if (renewedInTime == null) {
 					this.statistics.countRenewalNotOwned();
 					this.watched.remove(handle);
 					this.lossReporter.lost(handle, LostLock.Reason.NOT_OWNED);
+				}
+				else if (renewedInTime) {
+					handle.renewalRefused = false;
+					this.statistics.countRenewal();
+				}
+				else {
+					// Renewed in the store, but answered after the lease ran out here: lost at that deadline.
+					leaseRanOut(handle);
 				}
 			}
 		}
@@ -342,7 +395,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		 * Renews the locks, each for its time to live in milliseconds. Called on the watchdog's thread, so it sends
 		 * and returns without waiting (blocking work goes to a thread of the engine's). May answer on any thread,
 		 * and must answer (or fail) within a bounded time, such as the store's command timeout: until then the locks
-		 * are neither renewed again nor declared lost.
+		 * are not renewed again, and those whose lease runs out meanwhile are lost at their deadline.
 		 */
 		CompletionStage<List<Boolean>> renew(List<H> handles, List<Long> ttlMillis);
 

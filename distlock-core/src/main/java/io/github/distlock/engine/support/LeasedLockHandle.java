@@ -16,10 +16,19 @@ import io.github.distlock.engine.LockHandle;
  * <p>
  * Its life from held to released or lost is a {@link HandleLife}: an answer that arrives while the release is on its
  * way (a renewal that reached the store after the release and found the lock gone) cannot be taken for a loss.
+ * <p>
+ * The holder's clock decides when the lease has run out: once its deadline passes with no renewal confirmed, the lock
+ * is lost, to whoever looks first ({@link #isLost()}, the watchdog's tick at the deadline), whatever the store is
+ * doing, and an answer that confirms a renewal after that does not bring it back. That deadline is the store's, as
+ * the holder reckons it (from when the request that set it was sent), less an allowance
+ * ({@link #allowanceNanos(long)}) for clocks that run apart and for the moment it takes to report the loss: so the
+ * holder is told before the store can let a second holder in.
  */
 public abstract class LeasedLockHandle implements LockHandle {
 
 	private static final long ONE_MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private static final long TWO_MILLISECONDS = TimeUnit.MILLISECONDS.toNanos(2);
 
 	private final String name;
 
@@ -37,16 +46,26 @@ public abstract class LeasedLockHandle implements LockHandle {
 
 	private final HandleLife life = new HandleLife();
 
-	private volatile long leaseDeadlineNanos;
+	/** What the deadline believed here leaves out of the store's. */
+	private final long allowanceNanos;
 
-	/** When the last successful renewal (or the acquisition) was sent; only the watchdog writes it. */
+	/** Until when the store keeps the lock, reckoned from when the request that set it was sent. */
+	private volatile long storeDeadlineNanos;
+
+	/** When the last confirmed renewal (or the acquisition) was sent; written as the confirmation arrives. */
 	volatile long renewedAtNanos;
+
+	/** Whether a renewal was sent since the last confirmed one (on its way, or failed); only the watchdog sets it. */
+	volatile boolean renewalUnconfirmed;
 
 	/** Whether the last renewal attempt was refused by the store (not merely unanswered); only the watchdog writes it. */
 	volatile boolean renewalRefused;
 
 	/** Earliest time of the next renewal attempt after a failed one; only the watchdog writes it. */
 	volatile long retryAtNanos;
+
+	/** Reports this lock lost once its lease has run out; set by the watchdog that renews it. */
+	volatile Runnable leaseRunOut;
 
 	/**
 	 * @param acquiredAtNanos monotonic time no later than the moment the store granted the lock
@@ -67,7 +86,17 @@ public abstract class LeasedLockHandle implements LockHandle {
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.renewedAtNanos = acquiredAtNanos;
 		this.retryAtNanos = acquiredAtNanos;
-		this.leaseDeadlineNanos = acquiredAtNanos + initialLeaseNanos;
+		this.storeDeadlineNanos = acquiredAtNanos + initialLeaseNanos;
+		this.allowanceNanos = allowanceNanos(Math.min(initialLeaseNanos, leaseNanos));
+	}
+
+	/**
+	 * What a holder's deadline leaves out of a lease of {@code leaseNanos} in the store: a hundredth of it, for a
+	 * store's clock that runs faster than the holder's (the allowance Redis's Redlock description makes), and 2 ms for
+	 * the holder's timer to report the loss; never more than a quarter of the lease.
+	 */
+	public static long allowanceNanos(long leaseNanos) {
+		return Math.min(leaseNanos / 100 + TWO_MILLISECONDS, leaseNanos / 4);
 	}
 
 	@Override
@@ -85,19 +114,57 @@ public abstract class LeasedLockHandle implements LockHandle {
 		return this.token;
 	}
 
+	/**
+	 * Until when the lock is known to be this holder's: the store's deadline, less the allowance. Past it with no
+	 * renewal confirmed, the lock is lost.
+	 */
 	@Override
 	public final long leaseDeadlineNanos() {
-		return this.leaseDeadlineNanos;
+		return this.storeDeadlineNanos - this.allowanceNanos;
 	}
 
+	/**
+	 * Whether the lock is lost: found so by the engine, or its lease deadline passed by this process's clock without a
+	 * confirmed renewal. The latter is reported here and now, on the calling thread, if the watchdog has not yet done
+	 * so: no answer from the store, however late, is waited for.
+	 */
 	@Override
 	public final boolean isLost() {
+		noticeLeaseRunOut();
 		return this.life.isLost();
 	}
 
 	@Override
 	public final LostLock.Reason lossReason() {
+		noticeLeaseRunOut();
 		return this.life.lossReason();
+	}
+
+	/**
+	 * Asks the store whether this holder still owns the lock, unless the holder's clock already says the lease ran
+	 * out (then no round trip is made); an answer that comes after the deadline cannot vouch for the lock either.
+	 */
+	@Override
+	public final boolean verify() {
+		if (isLost()) {
+			return false;
+		}
+		return verifyInStore() && !isLost();
+	}
+
+	/** One round trip that asks the store whether this holder still owns the lock; see {@link LockHandle#verify()}. */
+	protected abstract boolean verifyInStore();
+
+	private void noticeLeaseRunOut() {
+		Runnable report = this.leaseRunOut;
+		if (report != null && this.life.isHeld() && leaseRanOut(System.nanoTime())) {
+			report.run();
+		}
+	}
+
+	/** Whether the lease deadline believed here has passed at {@code nowNanos}. */
+	public final boolean leaseRanOut(long nowNanos) {
+		return nowNanos - leaseDeadlineNanos() >= 0;
 	}
 
 	@Override
@@ -130,7 +197,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 	 * (within a millisecond, since a renewal cannot add less).
 	 */
 	public final boolean renewalEnded() {
-		return !this.renewable || this.maxDeadlineNanos - this.leaseDeadlineNanos < ONE_MILLISECOND;
+		return !this.renewable || this.maxDeadlineNanos - this.storeDeadlineNanos < ONE_MILLISECOND;
 	}
 
 	/**
@@ -141,15 +208,23 @@ public abstract class LeasedLockHandle implements LockHandle {
 	public static long patienceNanos(List<? extends LeasedLockHandle> handles, long nowNanos, long limitNanos) {
 		long patience = limitNanos;
 		for (LeasedLockHandle handle : handles) {
-			patience = Math.min(patience, handle.leaseDeadlineNanos - nowNanos);
+			patience = Math.min(patience, handle.leaseDeadlineNanos() - nowNanos);
 		}
 		return Math.max(ONE_MILLISECOND, patience);
 	}
 
-	/** Records a renewal sent at {@code sentAtNanos} that gave the lock {@code ttlNanos} more. */
-	final void renewed(long sentAtNanos, long ttlNanos) {
+	/**
+	 * Records a renewal sent at {@code sentAtNanos} that gave the lock {@code ttlNanos} more, confirmed now.
+	 * @return false, recording nothing, when the confirmation comes after the lease ran out: the lock is lost then
+	 */
+	final boolean renewed(long sentAtNanos, long ttlNanos) {
+		if (leaseRanOut(System.nanoTime())) {
+			return false;
+		}
 		this.renewedAtNanos = sentAtNanos;
-		this.leaseDeadlineNanos = sentAtNanos + ttlNanos;
+		this.storeDeadlineNanos = sentAtNanos + ttlNanos;
+		this.renewalUnconfirmed = false;
+		return true;
 	}
 
 	/**
@@ -163,14 +238,20 @@ public abstract class LeasedLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Records an extension sent at {@code sentAtNanos} that made the lock live at least {@code ttlNanos} more; the
-	 * store never shortens a lease for it, so neither does the deadline believed here.
+	 * Records an extension sent at {@code sentAtNanos} that made the lock live at least {@code ttlNanos} more,
+	 * confirmed now; the store never shortens a lease for it, so neither does the deadline believed here.
+	 * @return false, recording nothing, when the confirmation comes after the lease ran out (the lock is lost then,
+	 * as {@link #isLost()} says)
 	 */
-	public final void extended(long sentAtNanos, long ttlNanos) {
-		long deadline = sentAtNanos + ttlNanos;
-		if (deadline - this.leaseDeadlineNanos > 0) {
-			this.leaseDeadlineNanos = deadline;
+	public final boolean extended(long sentAtNanos, long ttlNanos) {
+		if (leaseRanOut(System.nanoTime())) {
+			return false;
 		}
+		long deadline = sentAtNanos + ttlNanos;
+		if (deadline - this.storeDeadlineNanos > 0) {
+			this.storeDeadlineNanos = deadline;
+		}
+		return true;
 	}
 
 	/**
@@ -182,10 +263,13 @@ public abstract class LeasedLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Starts the owner's release: from now on no renewal, check or expiry counts as a loss.
+	 * Starts the owner's release: from now on no renewal, check or expiry counts as a loss. A lease already run out by
+	 * the holder's clock is a loss instead (reported now if nobody has yet): nothing vouched for the lock to the end of
+	 * the work, whatever a release would answer.
 	 * @return false when the handle is not held (already lost, or released before)
 	 */
 	public final boolean beginRelease() {
+		noticeLeaseRunOut();
 		return this.life.beginRelease();
 	}
 
@@ -205,7 +289,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 	/** A snapshot for operators, with the holder id the store keeps. */
 	public final HeldLockView view(String holder, long nowNanos) {
 		return new HeldLockView(this.name, this.key, mode(), permits(), this.token, holder,
-				Duration.ofNanos(nowNanos - this.acquiredAtNanos), Duration.ofNanos(this.leaseDeadlineNanos - nowNanos));
+				Duration.ofNanos(nowNanos - this.acquiredAtNanos), Duration.ofNanos(leaseDeadlineNanos() - nowNanos));
 	}
 
 	@Override
