@@ -9,7 +9,9 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -18,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
-import org.redisson.api.RScriptAsync;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
@@ -72,6 +73,9 @@ class LockScripts {
 	private final StoreRefusals refusals = new StoreRefusals();
 
 	private static final Duration UNKNOWN_TIMEOUT_ANSWER_BOUND = Duration.ofSeconds(10);
+
+	/** Where calls go together whose master is not known: one batch of their own, which Redisson splits itself. */
+	private static final Object NO_MASTER_KNOWN = new Object();
 
 	private final Duration answerBound;
 
@@ -207,34 +211,44 @@ class LockScripts {
 	}
 
 	/**
-	 * Runs one script several times, sent together in one Redisson batch: on Redis Cluster, Redisson groups the calls
-	 * by the master of their first key and sends each master its calls in one write, so the whole costs one round
-	 * trip per master. Each call answers for itself (a batch whose one call fails still answers the others).
+	 * Runs one script several times, sent together: the calls to each master in a Redisson batch of their own, sent
+	 * in one write, so the whole costs one round trip per master. Each call answers for itself.
 	 * <p>
-	 * The batch first loads the script on every master ({@code SCRIPT LOAD}, which changes nothing where it is
-	 * loaded already), ahead of the calls on the same connection: a master restarted or a replica just promoted would
-	 * otherwise refuse every call with NOSCRIPT, and Redisson 4.7 fails to decode a batch reply with several errors
-	 * (it logs a DecoderException, and the rest of the reply waits for the batch's timeout). A call that finds the
-	 * script unknown all the same (flushed in between) is run again by {@link #runByShaAsync}, which loads it.
+	 * One batch per master, not one for all: when any part of a Redisson batch fails (a master killed, its connection
+	 * refused; an answer past the timeout), Redisson fails every call of the batch still waiting, on every master,
+	 * with that one exception, so the renewals a healthy master performed would be taken for failures (and Redisson
+	 * 4.7's decoder, meeting that one exception on two calls of a later reply, logs "Self-suppression not permitted").
+	 * <p>
+	 * Each batch first loads the script on its master ({@code SCRIPT LOAD} keyed by the batch's first call, which
+	 * changes nothing where the script is loaded already, and reaches no replica), ahead of the calls on the same
+	 * connection: a master restarted or a replica just promoted would otherwise refuse every call with NOSCRIPT. A
+	 * call that finds the script unknown all the same (flushed in between, or redirected to a new master) is run again
+	 * by {@link #runByShaAsync}, which loads it.
 	 * @param keys the keys of each call
 	 * @param args the arguments of each call, in the order of {@code keys}
 	 * @return each call's answer, in the order of {@code keys}
 	 */
 	<R> List<CompletionStage<R>> runByShaTogether(Script lua, ReturnType returnType, List<List<Object>> keys,
 			List<Object[]> args) {
-		RBatch batch = this.client.createBatch(this.batchOptions);
-		RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
-		batched.scriptLoadAsync(lua.text);
+		Map<Object, RBatch> byMaster = new LinkedHashMap<>();
 		List<CompletionStage<R>> answers = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
 			List<Object> callKeys = keys.get(i);
 			Object[] callArgs = args.get(i);
-			CompletionStage<R> bySha = batched.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, callKeys, callArgs);
+			String firstKey = (String) callKeys.get(0);
+			Object master = this.shared.masterOf(firstKey);
+			RBatch batch = byMaster.computeIfAbsent((master != null) ? master : NO_MASTER_KNOWN, (any) -> {
+				RBatch created = this.client.createBatch(this.batchOptions);
+				created.getScript(StringCodec.INSTANCE).scriptLoadAsync(firstKey, lua.text);
+				return created;
+			});
+			CompletionStage<R> bySha = batch.getScript(StringCodec.INSTANCE)
+				.evalShaAsync(Mode.READ_WRITE, lua.sha, returnType, callKeys, callArgs);
 			answers.add(observed(bySha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 					? runByShaAsync(lua, returnType, callKeys, callArgs) : CompletableFuture.failedStage(ex))));
 		}
-		// The batch's own answer adds nothing: a failure of the whole batch fails each call's answer as well.
-		batch.executeAsync();
+		// A batch's own answer adds nothing: its failure fails each of its calls' answers as well.
+		byMaster.values().forEach(RBatch::executeAsync);
 		return answers;
 	}
 

@@ -183,6 +183,22 @@ final class SharedConnections implements AutoCloseable {
 			.toCompletableFuture();
 	}
 
+	/**
+	 * Which master Redisson sends a call about this key to now, as an object to group calls by; null when that is
+	 * not known (no topology yet, or not Redisson's own client).
+	 */
+	Object masterOf(String key) {
+		if (this.connectionManager == null || this.closed) {
+			return null;
+		}
+		try {
+			return this.connectionManager.getWriteEntry(this.connectionManager.calcSlot(key));
+		}
+		catch (LinkageError ex) {
+			return null;
+		}
+	}
+
 	private Lane laneOf(String key) {
 		MasterSlaveEntry entry = this.connectionManager.getWriteEntry(this.connectionManager.calcSlot(key));
 		if (entry == null) {

@@ -15,8 +15,9 @@ import io.github.distlock.engine.support.LeaseWatchdog.AnswerPart;
 /**
  * Renews the held locks of a watchdog tick on Redis Cluster, where one script may only touch keys of one hash slot:
  * the locks of each slot in {@code renew.lua} calls of their own (a call per slot, split as on a single Redis when a
- * slot holds very many), all calls of the tick sent in one Redisson batch, which Redisson splits by master and sends
- * in one write to each. A tick thus costs one round trip per master, whatever the number of locks and slots.
+ * slot holds very many), the calls of the tick to each master sent together in a Redisson batch of their own, in one
+ * write. A tick thus costs one round trip per master, whatever the number of locks and slots, and a master that fails
+ * fails no other master's calls.
  * <p>
  * Each call's answer is a part of the renewal's answer of its own, which the watchdog settles as it comes: a master
  * that is slow or does not answer (stalled, failing over) holds back the renewals of its own locks only, never those
