@@ -3,7 +3,7 @@ package io.github.distlock.torture.check;
 /**
  * A fault as the injector carried it out.
  *
- * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause},
+ * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause}, {@code redis_kill},
  * {@code redis_restart}, {@code client_kill_normal}, {@code client_kill_pubsub}, {@code db_stall},
  * {@code db_connection_kill}, {@code zk_pause}, {@code zk_restart}, {@code etcd_pause}, {@code etcd_restart},
  * {@code slot_migrate} or {@code cluster_failover}
@@ -52,6 +52,14 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 	 */
 	boolean holdsUpCalls() {
 		return "zk_pause".equals(this.kind) || "zk_restart".equals(this.kind);
+	}
+
+	/**
+	 * A fault that can drop locks from the store while their holders' leases still run: a Redis restarted empty, a
+	 * master killed or replaced by a replica that may lack its last writes, a stale master whose grants are undone.
+	 */
+	boolean dropsHeldLocks() {
+		return "redis_restart".equals(this.kind) || "redis_kill".equals(this.kind) || leavesAStaleMaster();
 	}
 
 	/** A restart of the lock server (Redis empty, ZooKeeper or etcd on its data): tokens must go on growing across it. */

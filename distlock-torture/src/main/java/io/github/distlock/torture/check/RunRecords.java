@@ -3,6 +3,7 @@ package io.github.distlock.torture.check;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -96,6 +97,27 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 		return this.lossReports.stream()
 			.anyMatch((report) -> report.worker().equals(acquisition.worker())
 					&& report.key().equals(acquisition.key()) && report.token() == acquisition.token());
+	}
+
+	/** When the library first told this acquisition's worker that it lost the lock, if it ever did. */
+	public OptionalLong toldLostAt(Acquisition acquisition) {
+		return this.lossReports.stream()
+			.filter((report) -> report.worker().equals(acquisition.worker()) && report.key().equals(acquisition.key())
+					&& report.token() == acquisition.token())
+			.mapToLong(LossReport::nanos)
+			.min();
+	}
+
+	/**
+	 * A fault that drops held locks from the store (see {@link FaultRecord#dropsHeldLocks}) begun less than a lease
+	 * before this moment: a lock taken then may have been dropped before its holder's lease could run out.
+	 */
+	public Optional<FaultRecord> keysDroppedShortlyBefore(long nanos) {
+		long lease = this.parameters.lease().toNanos();
+		return this.faults.stream()
+			.filter((fault) -> fault.dropsHeldLocks() && fault.startNanos() - nanos <= 0
+					&& nanos - (fault.endNanos() + lease) < 0)
+			.findFirst();
 	}
 
 	/** Whether the fence refused a write of this acquisition. */

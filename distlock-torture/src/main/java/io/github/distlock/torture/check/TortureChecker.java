@@ -12,9 +12,9 @@ import java.util.List;
  */
 public final class TortureChecker {
 
-	private static final List<Check> CHECKS = List.of(new Totals(), new OverlapCheck(), new TokenOrderCheck(),
-			new FenceCheck(), new CompletionCheck(), new LossJustificationCheck(), new TimingCheck(),
-			new EndStateCheck());
+	private static final List<Check> CHECKS = List.of(new Totals(), new OverlapCheck(), new ToldBeforeOverlapCheck(),
+			new TokenOrderCheck(), new FenceCheck(), new CompletionCheck(), new LossJustificationCheck(),
+			new TimingCheck(), new EndStateCheck());
 
 	private TortureChecker() {
 	}

@@ -15,6 +15,8 @@ public record Violation(Kind kind, String detail) {
 
 		OVERLAP_UNNOTICED("an overlap's older holder was neither told of its loss nor fenced off"),
 
+		OVERLAP_UNREPORTED("a second holder got the lock before the first was told of its loss"),
+
 		TOKEN_NOT_INCREASING("a token did not increase over an earlier acquisition of the same key"),
 
 		UNRELEASED("an acquisition was never released nor reported lost"),

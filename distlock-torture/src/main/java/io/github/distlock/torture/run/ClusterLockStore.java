@@ -15,7 +15,8 @@ import io.github.distlock.torture.check.RunRecordsReader;
  * The Redis engine's lock store on a Redis Cluster: three masters, each with a replica, started by distlock-redis's
  * test fixture; a keyspace recorder on every node (a failover makes a replica the master whose expiries count); the
  * properties that point a worker at the cluster; and the cluster's own faults: a master stopped until its replica
- * takes over, a slot moved to another master under load, a coordinated failover, connections cut on every master.
+ * takes over, a master killed, a slot moved to another master under load, a coordinated failover, connections cut
+ * on every master.
  */
 final class ClusterLockStore implements RedisTopologyStore {
 
@@ -74,6 +75,26 @@ final class ClusterLockStore implements RedisTopologyStore {
 			master.resume();
 		}
 		this.cluster.awaitPromoted(replica);
+		return pid;
+	}
+
+	/**
+	 * SIGKILL the master of a hot key's lock: the cluster calls it failing after its node timeout and promotes its
+	 * replica, which has what was replicated so far; locks held on the other masters must notice nothing, and those
+	 * of the killed master are kept on the new one or lost at their deadline. The killed node starts again on its
+	 * port, empty, once it has been down at least {@code downFor} and its replica has taken over, and rejoins as that
+	 * replica's replica.
+	 * @return the pid killed
+	 */
+	long killMaster(Random random, Duration downFor) throws InterruptedException {
+		RedisProcess master = masterOfAHotKey(random);
+		RedisProcess replica = this.cluster.replicaOf(master);
+		long pid = master.pid();
+		master.kill();
+		Thread.sleep(downFor.toMillis());
+		this.cluster.awaitPromoted(replica);
+		master.restart();
+		this.cluster.awaitStable();
 		return pid;
 	}
 

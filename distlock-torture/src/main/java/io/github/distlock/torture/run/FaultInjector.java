@@ -136,6 +136,13 @@ final class FaultInjector implements AutoCloseable {
 				this.redis.restart();
 				record(fault.kind(), "redis", pid, start, System.nanoTime(), null);
 			}
+			case REDIS_KILL -> {
+				long start = System.nanoTime();
+				long pid = ((ClusterLockStore) this.topology).killMaster(this.random,
+						Duration.ofMillis(fault.durationMillis()));
+				record(fault.kind(), this.topology.faultTarget(), pid, start, System.nanoTime(),
+						"master-killed-replica-promoted");
+			}
 			case SLOT_MIGRATE -> {
 				long start = System.nanoTime();
 				String moved = ((ClusterLockStore) this.topology).migrateSlot(this.random);

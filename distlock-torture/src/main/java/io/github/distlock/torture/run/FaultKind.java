@@ -48,6 +48,14 @@ public enum FaultKind {
 	CLIENT_KILL_PUBSUB,
 
 	/**
+	 * SIGKILL the master of a hot key's lock on a cluster while the workers hold locks on every master: its replica
+	 * takes over after the node timeout, and the killed node starts again, empty, as the new master's replica. The
+	 * other masters' locks must lose nothing; the killed master's are kept on its replica or reported lost at their
+	 * deadline, before anyone else gets them (what a renewal waiting on the dead master once kept from being said).
+	 */
+	REDIS_KILL,
+
+	/**
 	 * Move the hash slot of a hot key's lock to another master of the cluster while the workers lock, renew and
 	 * release it: MOVED and ASK redirections, keys moved with their TTLs. The data stays, so no lock may be taken
 	 * from its holder by it ({@code NOT_OWNED} would be a false alarm); a call refused meanwhile may leave a lock
@@ -118,7 +126,7 @@ public enum FaultKind {
 		kinds.addAll(switch (store) {
 			case REDIS -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB);
 			// Not a restart: a cluster node restarted empty would also forget the cluster.
-			case REDIS_CLUSTER -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SLOT_MIGRATE,
+			case REDIS_CLUSTER -> List.of(REDIS_PAUSE, REDIS_KILL, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SLOT_MIGRATE,
 					CLUSTER_FAILOVER);
 			case REDIS_SENTINEL -> List.of(REDIS_PAUSE, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB, SENTINEL_FAILOVER);
 			// Each striking a minority of the masters; no subscriptions to cut: a RedLock only ever tries once.

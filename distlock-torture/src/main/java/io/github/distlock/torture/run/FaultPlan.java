@@ -68,6 +68,8 @@ record FaultPlan(List<Planned> faults) {
 	 */
 	private static Duration recovery(FaultKind kind, TortureSettings settings) {
 		return switch (kind) {
+			// The new start of the killed node and its full resync as a replica.
+			case REDIS_KILL -> Duration.ofSeconds(2);
 			case REDIS_PAUSE -> switch (settings.store()) {
 				case REDIS_CLUSTER -> Duration.ofSeconds(2);
 				case REDIS_SENTINEL -> Duration.ofSeconds(12);
@@ -90,6 +92,8 @@ record FaultPlan(List<Planned> faults) {
 			// On a cluster also past its node timeout (a second), so the master's replica takes over; behind Sentinel
 			// until the sentinels have promoted the replica, and at least this long.
 			case REDIS_PAUSE -> lease * 2;
+			// Down at least this long, and until its replica has taken over (past the node timeout, a second).
+			case REDIS_KILL -> lease * 2;
 			// The time the server stays down between the kill and the new start.
 			case REDIS_RESTART -> 500;
 			// Past the statement timeout and the lease: renewals fail, leases run out, the table is free again.
