@@ -1,6 +1,5 @@
 package io.github.distlock.etcd;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -23,6 +22,8 @@ import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.cluster.Member;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
+
+import io.github.distlock.testsupport.HostBinary;
 
 /**
  * Real etcd servers for the tests: one member, or a cluster of several on loopback, each a process of Debian's
@@ -80,30 +81,11 @@ public final class TestEtcd implements AutoCloseable {
 	}
 
 	/**
-	 * The etcd binary, from the PATH or Debian's place. Fails (never skips) when there is none: these tests prove the
-	 * engine on a real server.
+	 * The etcd binary: the machine's, or Debian's {@code etcd-server} fetched by the build (see {@link HostBinary}).
+	 * Fails (never skips) when neither can be had: these tests prove the engine on a real server.
 	 */
 	static Path etcdBinary() {
-		List<Path> candidates = new ArrayList<>();
-		String path = System.getenv("PATH");
-		if (path != null) {
-			for (String directory : path.split(File.pathSeparator)) {
-				if (!directory.isEmpty()) {
-					candidates.add(Path.of(directory, "etcd"));
-				}
-			}
-		}
-		candidates.add(Path.of("/usr/bin/etcd"));
-		candidates.add(Path.of("/usr/local/bin/etcd"));
-		for (Path candidate : candidates) {
-			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-				return candidate;
-			}
-		}
-		throw new IllegalStateException("No etcd binary found (looked on the PATH, /usr/bin/etcd and "
-				+ "/usr/local/bin/etcd): the etcd engine's tests start real etcd servers. Install it with "
-				+ "'apt-get install etcd-server' (Debian/Ubuntu; the package's own service is not needed), or put an "
-				+ "etcd 3.4+ binary on the PATH.");
+		return HostBinary.of("etcd", "usr/bin/etcd", "etcd-server").path();
 	}
 
 	private static void awaitAnswer(List<Node> nodes) throws Exception {

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.testsupport.HostBinary;
+
 /**
  * Cuts traffic on loopback with iptables, for tests of a link that fails without either end noticing: packets from
  * a port are dropped, not refused, until {@link #close}.
@@ -31,21 +33,22 @@ public final class LoopbackFirewall implements AutoCloseable {
 	}
 
 	private static void iptables(String action, List<String> rule) {
-		List<String> command = new ArrayList<>();
-		command.add("iptables");
-		command.add(action);
-		command.addAll(rule);
+		List<String> arguments = new ArrayList<>();
+		arguments.add(action);
+		arguments.addAll(rule);
+		HostBinary iptables = HostBinary.of("iptables", "usr/sbin/iptables-nft", "iptables", "libnftnl11",
+				"libxtables12");
 		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			Process process = iptables.processBuilder(arguments).redirectErrorStream(true).start();
 			String output = new String(process.getInputStream().readAllBytes());
 			if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(String.join(" ", command) + " failed: " + output.strip()
-						+ " (these tests need root and iptables on loopback)");
+				throw new IllegalStateException("iptables " + String.join(" ", arguments) + " failed: "
+						+ output.strip() + " (these tests need root and iptables on loopback)");
 			}
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("iptables could not be run (" + ex.getMessage() + "): install it with "
-					+ "'apt-get install -y iptables' (.ci/run does) and run the tests as root", ex);
+					+ "'apt-get install -y iptables' and run the tests as root", ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
