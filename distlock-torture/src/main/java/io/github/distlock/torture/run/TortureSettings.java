@@ -93,6 +93,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		switch (store) {
 			case REDIS_CLUSTER -> {
 				faults.addAll(Collections.nCopies(3, FaultKind.REDIS_PAUSE));
+				faults.addAll(Collections.nCopies(3, FaultKind.REDIS_KILL));
 				faults.addAll(Collections.nCopies(3, FaultKind.CLIENT_KILL_NORMAL));
 				faults.addAll(Collections.nCopies(2, FaultKind.CLIENT_KILL_PUBSUB));
 				faults.addAll(Collections.nCopies(4, FaultKind.SLOT_MIGRATE));
