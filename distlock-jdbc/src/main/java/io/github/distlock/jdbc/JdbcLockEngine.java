@@ -567,8 +567,9 @@ public final class JdbcLockEngine
 	 * the earliest lease in the batch runs out (see {@link PooledRenewal}).
 	 */
 	private CompletionStage<List<Boolean>> renew(List<JdbcLockHandle> handles, List<Long> ttlMillis) {
-		PooledRenewal renewal = new PooledRenewal();
-		long patience = LeasedLockHandle.patienceNanos(handles, System.nanoTime(), Long.MAX_VALUE);
+		long now = System.nanoTime();
+		long patience = LeasedLockHandle.patienceNanos(handles, now, Long.MAX_VALUE);
+		PooledRenewal renewal = new PooledRenewal(now + patience);
 		try {
 			this.renewals.execute(() -> renewNow(handles, ttlMillis, renewal));
 		}

@@ -26,6 +26,13 @@ final class PooledRenewal {
 
 	private final CompletableFuture<List<Boolean>> answer = new CompletableFuture<>();
 
+	/** The earliest lease deadline among its locks: past it, the renewal is not sent. */
+	private final long giveUpAtNanos;
+
+	PooledRenewal(long giveUpAtNanos) {
+		this.giveUpAtNanos = giveUpAtNanos;
+	}
+
 	/** The answer the watchdog waits for: whether each lock was still ours, or why the renewal failed. */
 	CompletableFuture<List<Boolean>> answer() {
 		return this.answer;
@@ -36,6 +43,11 @@ final class PooledRenewal {
 	 * gave up waiting first.
 	 */
 	boolean send() {
+		if (this.state.get() == WAITING && System.nanoTime() - this.giveUpAtNanos >= 0) {
+			// Its connection came at the deadline: the watchdog has declared those locks lost by now, or is about
+			// to, whether or not the timer that gives up has run yet.
+			giveUpUnlessSent();
+		}
 		return this.state.compareAndSet(WAITING, SENDING) || this.state.get() == SENDING;
 	}
 
