@@ -632,6 +632,11 @@ public final class RedisLockEngine
 		this.heldHere.remove(handle.redisKey, handle);
 		if (handle.markLost(reason)) {
 			reportLoss(handle, reason);
+			if (reason == LostLock.Reason.STORE_UNREACHABLE || reason == LostLock.Reason.STORE_REFUSED) {
+				// Given up unconfirmed: a renewal still on its way may yet reach Redis and keep the key another lease,
+				// which nobody would release. Removed if it is still this holder's (never another's), unanswered.
+				releaseQuietly(handle.redisKey, handle.queueKey, handle.holderPrefix, handle.shared);
+			}
 		}
 	}
 

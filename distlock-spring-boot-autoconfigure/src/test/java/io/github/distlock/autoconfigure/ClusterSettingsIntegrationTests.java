@@ -43,6 +43,9 @@ class ClusterSettingsIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(RedisLockEngine.class);
 				assertThat(context.getBean(RedissonClient.class).getConfig().isClusterConfig()).isTrue();
+				// A master that dies is replaced within about a second: the client must learn of it as soon.
+				assertThat(context.getBean(RedissonClient.class).getConfig().useClusterServers().getScanInterval())
+					.as("how often the client reads the topology, in ms").isLessThanOrEqualTo(1000);
 				OrderService orders = context.getBean(OrderService.class);
 				String lockKey = "distlock:{shared:via-cluster}";
 				String seen = orders.shared("via-cluster", () -> {
