@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ZooKeeper: the same worker faults, the server stopped for longer than the session timeout, and the server killed and
  * started again on its data. On etcd: the same worker faults, the server stopped for longer than the instance lease,
  * and the server killed and started again on its data. On a Redis Cluster (three masters, each with a replica): the
- * same worker faults, a master stopped until its replica took over, a hot key's slot moved to another master under
- * load, a coordinated failover, and the workers' connections killed on every master. Behind Sentinel (a master, a
+ * same worker faults, a master stopped until its replica took over, a master killed, a hot key's slot moved to
+ * another master under load, a coordinated failover, and the workers' connections killed on every master. Behind Sentinel (a master, a
  * replica, three sentinels): the same worker faults, the master stopped until the sentinels replaced it (it comes back
  * as a stale master until they reconfigure it), a forced failover, and the workers' connections killed. On a RedLock
  * (five independent masters): the same worker faults, two masters stopped past the lease, one killed and started
@@ -50,7 +50,7 @@ class ShortTortureRunTests {
 	void onARedisClusterMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
 		RunRecords records = runAndCheck(LockStore.REDIS_CLUSTER);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
-			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause",
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_kill",
 					"client_kill_normal", "client_kill_pubsub", "slot_migrate", "cluster_failover");
 		assertThat(records.lossReports()).as("locks lost to a failed master or a paused holder").isNotEmpty();
 	}
