@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -59,9 +60,14 @@ class RedisReleaseRaceIntegrationTests {
 		return client;
 	}
 
+	/** When each loss was reported, by token. */
+	private final Map<Long, Long> reportedAt = new ConcurrentHashMap<>();
+
 	private RedisLockEngine engine(LockScripts scripts, RedissonClient client) {
-		RedisLockEngine engine = new RedisLockEngine(scripts, client, "distlock", this.lost::add,
-				RedisLockEngine.DEFAULT_MAX_POLL);
+		RedisLockEngine engine = new RedisLockEngine(scripts, client, "distlock", (loss) -> {
+			this.reportedAt.put(loss.token(), System.nanoTime());
+			this.lost.add(loss);
+		}, RedisLockEngine.DEFAULT_MAX_POLL);
 		this.engines.add(engine);
 		return engine;
 	}
@@ -87,6 +93,47 @@ class RedisReleaseRaceIntegrationTests {
 		assertThat(engine.statistics().lost()).isZero();
 	}
 
+	/**
+	 * A renewal Redis performs but whose answer comes after the holder's deadline: the lock is lost then (nothing
+	 * confirmed it), and the key that renewal kept alive for another lease is removed at once, owner-checked, instead of
+	 * blocking every other instance until it expires, with a holder that will never release it.
+	 */
+	@Test
+	void aRenewalAnsweredAfterTheDeadlineLeavesNoKeyBehind() throws Exception {
+		Duration lease = Duration.ofSeconds(3);
+		RedissonClient client = client();
+		LateRenewalAnswers scripts = new LateRenewalAnswers(client, lease);
+		RedisLockEngine engine = engine(scripts, client);
+		LockHandle handle = engine.acquire(new LockRequest("race", "late", lease, Duration.ZERO, true, null));
+		String lockKey = new RedisLockKeys("distlock").lockKey("race", "late");
+		LostLock loss = this.lost.poll(lease.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+		assertThat(loss).as("the loss, at the deadline").isNotNull();
+		assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+		long lostAt = System.nanoTime();
+		long renewedUntil = scripts.renewedAt + lease.toNanos();
+		// The renewal ran in Redis a third of the lease in: its key would live on past the loss by that much.
+		assertThat(renewedUntil - lostAt).as("what the late renewal left of the key's life")
+			.isGreaterThan(lease.toNanos() / 6);
+		try (RespClient raw = redis.client()) {
+			while (raw.get(lockKey) != null && System.nanoTime() - renewedUntil < 0) {
+				// Polling Redis: the removal is sent without waiting for its answer.
+				Thread.sleep(5);
+			}
+			assertThat(raw.get(lockKey)).as("the key, once the loss was reported").isNull();
+			assertThat(System.nanoTime()).as("removed before the late renewal would have let it expire")
+				.isLessThan(renewedUntil);
+		}
+		assertThat(handle.release()).isFalse();
+		assertThat(this.lost).as("reported once").isEmpty();
+	}
+
+	/**
+	 * Releases race renewals on a CPU starved by busy threads, with a 90 ms lease. A renewal that finds the lock gone
+	 * because the release ran first must never be reported ({@code NOT_OWNED} only where Redis itself let the lock
+	 * expire). A renewal whose answer the starved JVM takes longer than the rest of the lease to hear leaves the lock
+	 * unconfirmed at its deadline: that is a loss by the holder's clock ({@code STORE_UNREACHABLE}), and must never
+	 * come before that deadline.
+	 */
 	@Test
 	void releasesRacingRenewalsOnAStarvedCpuAreNeverReportedAsLosses() throws Exception {
 		RedisLockEngine engine = engine(new LockScripts(client(), null), this.clients.get(0));
@@ -96,6 +143,7 @@ class RedisReleaseRaceIntegrationTests {
 		AtomicBoolean starving = new AtomicBoolean(true);
 		ExecutorService executor = Executors.newCachedThreadPool();
 		AtomicInteger releasedFalse = new AtomicInteger();
+		Map<Long, LockHandle> handles = new ConcurrentHashMap<>();
 		try {
 			expiries.start(executor);
 			for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
@@ -115,6 +163,7 @@ class RedisReleaseRaceIntegrationTests {
 						// Lease 90 ms: the watchdog renews every 30 ms, so renewals are often on their way.
 						LockHandle handle = engine.acquire(new LockRequest("stress", key, Duration.ofMillis(90),
 								Duration.ofSeconds(5), true, null));
+						handles.put(handle.token(), handle);
 						busyFor(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(3)));
 						if (!handle.release()) {
 							releasedFalse.incrementAndGet();
@@ -133,13 +182,23 @@ class RedisReleaseRaceIntegrationTests {
 			executor.shutdownNow();
 			executor.awaitTermination(10, TimeUnit.SECONDS);
 		}
-		// A loss is real only if Redis let the lock expire: these keys are touched by no one else.
+		// "Not ours" is real only if Redis let the lock expire: these keys are touched by no one else.
 		List<LostLock> unjustified = this.lost.stream()
+			.filter((loss) -> loss.reason() == LostLock.Reason.NOT_OWNED)
 			.filter((loss) -> !expiries.expiredKeys.contains(new RedisLockKeys("distlock").lockKey("stress",
 					loss.key())))
 			.toList();
-		assertThat(unjustified).as("losses reported although Redis never let the lock go (%d calls, %d losses)",
+		assertThat(unjustified).as("'not ours' reported although Redis never let the lock go (%d calls, %d losses)",
 				threads * callsPerThread, this.lost.size()).isEmpty();
+		for (LostLock loss : this.lost) {
+			assertThat(loss.reason()).as(loss.toString()).isIn(LostLock.Reason.NOT_OWNED,
+					LostLock.Reason.STORE_UNREACHABLE);
+			if (loss.reason() == LostLock.Reason.STORE_UNREACHABLE) {
+				assertThat(this.reportedAt.get(loss.token()) - handles.get(loss.token()).leaseDeadlineNanos())
+					.as("how long after its deadline the unconfirmed %s was reported", loss)
+					.isNotNegative();
+			}
+		}
 		assertThat(releasedFalse.get()).as("releases that found the lock gone").isEqualTo(this.lost.size());
 	}
 
@@ -172,6 +231,31 @@ class RedisReleaseRaceIntegrationTests {
 		@Override
 		public void close() {
 			this.subscriber.close();
+		}
+
+	}
+
+	/** Runs every renewal in Redis at once, and hands its answer back a whole lease later. */
+	private static final class LateRenewalAnswers extends LockScripts {
+
+		private final Duration delay;
+
+		volatile long renewedAt;
+
+		LateRenewalAnswers(RedissonClient client, Duration delay) {
+			super(client, null);
+			this.delay = delay;
+		}
+
+		@Override
+		<R> CompletionStage<R> runByShaAsync(Script lua, ReturnType returnType, List<Object> keys, Object... args) {
+			if (lua != RENEW) {
+				return super.runByShaAsync(lua, returnType, keys, args);
+			}
+			this.renewedAt = System.nanoTime();
+			return super.<R>runByShaAsync(lua, returnType, keys, args)
+				.thenApplyAsync((answer) -> answer,
+						CompletableFuture.delayedExecutor(this.delay.toMillis(), TimeUnit.MILLISECONDS));
 		}
 
 	}

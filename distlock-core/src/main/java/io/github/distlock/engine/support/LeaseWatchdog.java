@@ -212,16 +212,14 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	}
 
 	/**
-	 * Why a lease ran out: by design (not to be renewed, or at {@code maxLease}); renewals the store refused or did not
-	 * answer; or, when none was even sent since the last confirmed one, the holder itself did not renew in time (its
-	 * process paused, its CPU starved), and the store let the lock expire.
+	 * Why a lease ran out: by design (not to be renewed, or at {@code maxLease}); else nothing confirmed it in time,
+	 * the store refusing the last renewal or not answering it, or the holder not reaching the store at all (its
+	 * process paused, its CPU starved). Not {@code NOT_OWNED}, which would tell the engine the store no longer has
+	 * the lock: on ZooKeeper and etcd it still does, and the engine must remove it.
 	 */
 	private static LostLock.Reason runOutReason(LeasedLockHandle handle) {
 		if (handle.renewalEnded()) {
 			return LostLock.Reason.LEASE_EXPIRED;
-		}
-		if (!handle.renewalUnconfirmed) {
-			return LostLock.Reason.NOT_OWNED;
 		}
 		return handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
 	}
@@ -254,7 +252,6 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		}
 		for (Batch sent : batches) {
 			this.awaitingAnswer.addAll(sent.handles);
-			sent.handles.forEach((handle) -> handle.renewalUnconfirmed = true);
 			List<AnswerPart> parts;
 			try {
 				parts = this.renewer.renew(sent.handles, sent.ttls);

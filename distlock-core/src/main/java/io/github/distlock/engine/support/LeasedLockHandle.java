@@ -55,9 +55,6 @@ public abstract class LeasedLockHandle implements LockHandle {
 	/** When the last confirmed renewal (or the acquisition) was sent; written as the confirmation arrives. */
 	volatile long renewedAtNanos;
 
-	/** Whether a renewal was sent since the last confirmed one (on its way, or failed); only the watchdog sets it. */
-	volatile boolean renewalUnconfirmed;
-
 	/** Whether the last renewal attempt was refused by the store (not merely unanswered); only the watchdog writes it. */
 	volatile boolean renewalRefused;
 
@@ -223,7 +220,6 @@ public abstract class LeasedLockHandle implements LockHandle {
 		}
 		this.renewedAtNanos = sentAtNanos;
 		this.storeDeadlineNanos = sentAtNanos + ttlNanos;
-		this.renewalUnconfirmed = false;
 		return true;
 	}
 
