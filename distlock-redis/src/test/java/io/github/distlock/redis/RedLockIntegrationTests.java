@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -255,7 +256,7 @@ class RedLockIntegrationTests {
 			config.useSingleServer().setTimeout((int) commandTimeout.toMillis());
 			perMaster.add(Redisson.create(config));
 		}
-		List<Long> reportedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Long> reportedAt = new CopyOnWriteArrayList<>();
 		RedLockEngine slow = new RedLockEngine(perMaster, "distlock", commandTimeout,
 				RedLockEngine.DEFAULT_RETRY_DELAY, (loss) -> {
 					reportedAt.add(System.nanoTime());

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,7 @@ class RedisClusterIntegrationTests {
 	private final BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
 
 	/** When each lost lock's loss was reported, by key. */
-	private final Map<String, Long> reportedAt = new java.util.concurrent.ConcurrentHashMap<>();
+	private final Map<String, Long> reportedAt = new ConcurrentHashMap<>();
 
 	private final Map<RedisLockEngine, RedissonClient> engines = new LinkedHashMap<>();
 
