@@ -140,8 +140,8 @@ final class RedLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Whether the lock is lost: too few parts held, or the majority's lease (less the drift) run out by this process's
-	 * clock, which is reported here and now if nobody has yet; no master's late answer is waited for.
+	 * Whether the lock is lost: too few parts held, or the majority's lease ({@link #leaseDeadlineNanos()}) run out by
+	 * this process's clock, which is reported here and now if nobody has yet; no master's late answer is waited for.
 	 */
 	@Override
 	public boolean isLost() {
