@@ -30,9 +30,9 @@ import org.redisson.connection.MasterSlaveEntry;
  * configured), never through Redisson's subscription service.
  * <p>
  * Why not Redisson's: when a slot moves to another master, Redis unsubscribes the slot's shard channels on the old
- * one, and Redisson 4.7 then sends {@code SUNSUBSCRIBE} there and waits for an answer that never comes, holding one of
- * the 50 locks its subscriptions share: from then on, no channel whose name falls on that lock, of any lock or slot,
- * can be subscribed by the client again. Here a subscription whose slot the client no longer routes to its master is
+ * one, and Redisson 4.7 forgets the subscription; it mostly sends {@code SUNSUBSCRIBE} there and waits for an answer
+ * that never comes, holding one of the 50 locks its subscriptions share, so that no channel whose name falls on that
+ * lock, of any lock or slot, can be subscribed by the client again (mostly: not every time). Here a subscription whose slot the client no longer routes to its master is
  * {@linkplain Subscription#dropped() dropped} (Redisson does not pass the server's own {@code SUNSUBSCRIBE} on, so
  * the client's topology scan is what tells), and the next waiter subscribes again on the master that serves the slot
  * now.

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -29,7 +29,6 @@ import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A waiter's subscription to its lock's shard channels on a real Redis Cluster (three masters, a replica each), while
@@ -127,22 +126,24 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 
 	/**
 	 * Why the engine opens its own connections for the locks' shard channels, shown on Redisson's own sharded topic
-	 * alone: once a shard channel's slot has moved, Redisson 4.7 forgets the subscription and does not make it again
-	 * when asked; the attempt times out (after the default subscription timeout, 7.5 s) waiting for one of the 50
-	 * locks its subscriptions share, which it keeps (by hand: attempts 1, 3, 9 and 20 s after the move all failed so,
-	 * and so did a channel of another slot that falls on the same lock). Another channel of the moved slot subscribes
-	 * at once. When this fails, Redisson follows moved shard channels.
+	 * alone: once a shard channel's slot has moved, Redisson 4.7 forgets the subscription, and a message published
+	 * where the slot is now reaches nobody. When this fails, Redisson follows moved shard channels.
+	 * <p>
+	 * Asked to subscribe again, Redisson mostly times out waiting for one of the 50 locks its subscriptions share
+	 * (by hand: attempts 1, 3, 9 and 20 s after the move, and a channel of another slot on the same lock), but not
+	 * always: an earlier form of this test that asserted the time-out failed in 1 of 4 runs because the attempt
+	 * succeeded. What Redisson does then is not asserted; the engine depends on neither.
 	 */
 	@Test
 	@Order(5)
-	void redissonDoesNotSubscribeAgainToAShardChannelWhoseSlotMoved() throws Exception {
+	void redissonsShardedTopicForgetsAChannelWhoseSlotMoved() throws Exception {
 		RedissonClient client = Redisson.create(config());
 		try {
 			String lockKey = lockKey("redisson");
 			String channel = lockKey + ":released";
 			RShardedTopic topic = client.getShardedTopic(channel, StringCodec.INSTANCE);
-			topic.addListener(String.class, (name, message) -> {
-			});
+			AtomicInteger heard = new AtomicInteger();
+			topic.addListener(String.class, (name, message) -> heard.incrementAndGet());
 			int slot = HashSlot.of(channel);
 			RedisProcess source = cluster().masterOfSlot(slot);
 			awaitSubscribed(source, lockKey, 1);
@@ -152,15 +153,11 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 			migration.finish();
 			await("the client to forget the subscription", () -> topic.countListeners() == 0);
 
-			assertThatExceptionOfType(ExecutionException.class).as("subscribing again")
-				.isThrownBy(() -> topic.addListenerAsync(String.class, (name, message) -> {
-				}).toCompletableFuture().get(15, TimeUnit.SECONDS))
-				.withMessageContaining("subscription lock");
-			RShardedTopic sameSlot = client.getShardedTopic(channel + ":other", StringCodec.INSTANCE);
-			sameSlot.addListenerAsync(String.class, (name, message) -> {
-			}).toCompletableFuture().get(5, TimeUnit.SECONDS);
-			assertThat(shardChannels(target, lockKey))
-				.as("another channel of the slot, on its new master").containsExactly(channel + ":other");
+			try (RespClient publisher = target.client()) {
+				assertThat((Long) publisher.call("SPUBLISH", channel, "after the move"))
+					.as("subscribers where the slot is now").isZero();
+			}
+			assertThat(heard).as("heard by the topic's listener").hasValue(0);
 		}
 		finally {
 			client.shutdown(0, 2, TimeUnit.SECONDS);
@@ -273,16 +270,21 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 			ReleaseAnnouncements.Subscription witnessing = announcements.subscribe(witnessKey);
 			assertThat(again.ready()).as("held up by the pause").isNotDone();
 			again.ready().get(10, TimeUnit.SECONDS);
+			// Redisson sends a connection's pub/sub commands one at a time, each after the answer to the one before:
+			// the witness's, asked for last, is answered after every command on the lock's channels.
 			witnessing.ready().get(10, TimeUnit.SECONDS);
 			assertThat(shardChannels(master, lockKey)).as("subscribed on the server")
 				.contains(announcements.channel(lockKey));
 
+			// Both on the lock's channel: Redisson hands one channel's messages to its listeners in the order published,
+			// each message to every listener before the next, but two channels' on two threads in no order. The
+			// witness's announcement names its own lock, which is what a listener looks up.
 			try (RespClient publisher = master.client()) {
 				publisher.call("SPUBLISH", announcements.channel(lockKey), "0 - " + lockKey);
-				publisher.call("SPUBLISH", announcements.channel(witnessKey), "0 - " + witnessKey);
+				publisher.call("SPUBLISH", announcements.channel(lockKey), "0 - " + witnessKey);
 			}
-			await("the witness's announcement heard", () -> witness.releases() == 1);
-			// One connection delivers in the order published: the lock's announcement came before the witness's.
+			await("the witness's announcement heard", () -> witness.releases() >= 1);
+			assertThat(witness.releases()).as("the witness heard once").isEqualTo(1);
 			assertThat(signal.releases()).as("heard once, by the new subscription alone").isEqualTo(1);
 			assertThat(again.dropped()).isFalse();
 		}

@@ -23,6 +23,9 @@ public final class RedisProcess implements RedisServer {
 
 	private final int port;
 
+	/** Starts on a new port after one was taken between its choice and the bind: twice should be rare already. */
+	private static final int PORT_ATTEMPTS = 3;
+
 	private final Path dir;
 
 	/** Server arguments beyond the fixture's own, such as {@code --cluster-enabled yes}. */
@@ -44,13 +47,20 @@ public final class RedisProcess implements RedisServer {
 
 	/** Starts a server from the given binary on a free port, with more server arguments. */
 	public static RedisProcess start(File binary, List<String> extraArgs) {
-		try {
-			RedisProcess redis = new RedisProcess(binary, freePort(), List.copyOf(extraArgs));
-			redis.launch();
-			return redis;
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Could not start " + binary + ": " + ex.getMessage(), ex);
+		for (int attempt = 1;; attempt++) {
+			try {
+				RedisProcess redis = new RedisProcess(binary, freePort(), List.copyOf(extraArgs));
+				if (redis.launch()) {
+					return redis;
+				}
+				if (attempt == PORT_ATTEMPTS) {
+					throw new IllegalStateException("redis-server found its ports taken " + PORT_ATTEMPTS
+							+ " times: " + redis.log());
+				}
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Could not start " + binary + ": " + ex.getMessage(), ex);
+			}
 		}
 	}
 
@@ -61,7 +71,11 @@ public final class RedisProcess implements RedisServer {
 		}
 	}
 
-	private void launch() throws IOException {
+	/**
+	 * Launches the server and waits until it answers: true, or false when a port it needs was taken between the
+	 * choice and the bind (a cluster node's bus port, 10000 above its own, is not chosen free, only likely so).
+	 */
+	private boolean launch() throws IOException {
 		List<String> command = new ArrayList<>(List.of(this.binary.getAbsolutePath(), "--port",
 				String.valueOf(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
 				this.dir.toString(), "--notify-keyspace-events", "Kgx"));
@@ -70,19 +84,23 @@ public final class RedisProcess implements RedisServer {
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(this.dir.resolve("redis.log").toFile());
 		this.process = builder.start();
-		awaitReady();
+		return awaitReady();
 	}
 
-	private void awaitReady() {
+	private boolean awaitReady() {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
 		RuntimeException last = null;
 		while (System.nanoTime() < deadline) {
 			if (!this.process.isAlive()) {
-				throw new IllegalStateException("redis-server exited at start-up: " + log());
+				String log = log();
+				if (log.contains("Address already in use")) {
+					return false;
+				}
+				throw new IllegalStateException("redis-server exited at start-up: " + log);
 			}
 			try (RespClient client = client()) {
 				if ("PONG".equals(client.call("PING"))) {
-					return;
+					return true;
 				}
 			}
 			catch (RuntimeException ex) {
@@ -165,7 +183,9 @@ public final class RedisProcess implements RedisServer {
 	public void restart() {
 		kill();
 		try {
-			launch();
+			if (!launch()) {
+				throw new IllegalStateException("redis-server could not have its port back: " + log());
+			}
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
