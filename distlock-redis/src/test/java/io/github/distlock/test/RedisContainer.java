@@ -48,7 +48,7 @@ final class RedisContainer implements RedisServer {
 
 	private static IllegalStateException unsupported() {
 		return new IllegalStateException("This test kills and restarts Redis, which needs a local redis-server "
-				+ "process: install one (apt-get install -y redis-server) or let the embedded-redis binary be used");
+				+ "process: install one with apt-get install -y redis-server");
 	}
 
 	@Override

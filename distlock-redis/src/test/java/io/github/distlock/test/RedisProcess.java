@@ -1,6 +1,5 @@
 package io.github.distlock.test;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -12,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.github.distlock.testsupport.HostBinary;
+
 /**
  * A real {@code redis-server} process on loopback and a free port, started from a binary on disk, with the signals
  * the failure tests need: pause (SIGSTOP), resume (SIGCONT), kill (SIGKILL) and restart on the same port with an
@@ -19,7 +20,7 @@ import java.util.stream.Stream;
  */
 public final class RedisProcess implements RedisServer {
 
-	private final File binary;
+	private final HostBinary binary;
 
 	private final int port;
 
@@ -33,7 +34,7 @@ public final class RedisProcess implements RedisServer {
 
 	private Process process;
 
-	private RedisProcess(File binary, int port, List<String> extraArgs) throws IOException {
+	private RedisProcess(HostBinary binary, int port, List<String> extraArgs) throws IOException {
 		this.binary = binary;
 		this.port = port;
 		this.extraArgs = extraArgs;
@@ -41,12 +42,12 @@ public final class RedisProcess implements RedisServer {
 	}
 
 	/** Starts a server from the given binary on a free port. */
-	public static RedisProcess start(File binary) {
+	public static RedisProcess start(HostBinary binary) {
 		return start(binary, List.of());
 	}
 
 	/** Starts a server from the given binary on a free port, with more server arguments. */
-	public static RedisProcess start(File binary, List<String> extraArgs) {
+	public static RedisProcess start(HostBinary binary, List<String> extraArgs) {
 		for (int attempt = 1;; attempt++) {
 			try {
 				RedisProcess redis = new RedisProcess(binary, freePort(), List.copyOf(extraArgs));
@@ -59,7 +60,7 @@ public final class RedisProcess implements RedisServer {
 				}
 			}
 			catch (IOException ex) {
-				throw new IllegalStateException("Could not start " + binary + ": " + ex.getMessage(), ex);
+				throw new IllegalStateException("Could not start " + binary.path() + ": " + ex.getMessage(), ex);
 			}
 		}
 	}
@@ -76,11 +77,10 @@ public final class RedisProcess implements RedisServer {
 	 * choice and the bind (a cluster node's bus port, 10000 above its own, is not chosen free, only likely so).
 	 */
 	private boolean launch() throws IOException {
-		List<String> command = new ArrayList<>(List.of(this.binary.getAbsolutePath(), "--port",
-				String.valueOf(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-				this.dir.toString(), "--notify-keyspace-events", "Kgx"));
-		command.addAll(this.extraArgs);
-		ProcessBuilder builder = new ProcessBuilder(command);
+		List<String> arguments = new ArrayList<>(List.of("--port", String.valueOf(this.port), "--bind", "127.0.0.1",
+				"--save", "", "--appendonly", "no", "--dir", this.dir.toString(), "--notify-keyspace-events", "Kgx"));
+		arguments.addAll(this.extraArgs);
+		ProcessBuilder builder = this.binary.processBuilder(arguments);
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(this.dir.resolve("redis.log").toFile());
 		this.process = builder.start();
@@ -138,7 +138,7 @@ public final class RedisProcess implements RedisServer {
 	}
 
 	/** The executable this server runs, for reports that say what was measured. */
-	public File binary() {
+	public HostBinary binary() {
 		return this.binary;
 	}
 

@@ -1,32 +1,43 @@
 package io.github.distlock.test;
 
-import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.testcontainers.DockerClientFactory;
 
-import redis.embedded.core.ExecutableProvider;
+import io.github.distlock.testsupport.HostBinary;
 
 /**
- * Starts a real Redis server for a test, from the first source this machine has: {@code redis-server} on the PATH,
- * a container where a Docker engine answers, or the {@code redis-server} binary shipped inside the embedded-redis
- * artifact. Never skips: with none of them, the test fails and says how to fix it.
+ * Starts a real Redis server for a test: the machine's {@code redis-server} if it is Redis 7 or newer (the cluster
+ * tests use sharded pub/sub, new in 7), else the one in Debian's packages, which the build fetches itself
+ * ({@link HostBinary}); a container where neither works and a Docker engine answers. Never skips: with none of them,
+ * the test fails and says how to fix it.
  */
 public final class RedisServers {
+
+	/** Sharded pub/sub ({@code SSUBSCRIBE}, {@code SPUBLISH}) came with Redis 7. */
+	private static final int OLDEST_MAJOR = 7;
+
+	private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.");
 
 	private RedisServers() {
 	}
 
 	public static RedisServer start() {
-		File onPath = findOnPath("redis-server");
-		if (onPath != null) {
-			return RedisProcess.start(onPath);
+		try {
+			return RedisProcess.start(binary());
 		}
-		if (dockerAnswers()) {
-			return new RedisContainer();
+		catch (IllegalStateException ex) {
+			if (dockerAnswers()) {
+				return new RedisContainer();
+			}
+			throw ex;
 		}
-		return RedisProcess.start(embeddedBinary());
 	}
 
 	/** A server that is always a local process, for tests that kill and restart it. */
@@ -36,21 +47,29 @@ public final class RedisServers {
 
 	/** A local process started with more server arguments, such as {@code --cluster-enabled yes}. */
 	public static RedisProcess startProcess(List<String> extraArgs) {
-		File onPath = findOnPath("redis-server");
-		return RedisProcess.start((onPath != null) ? onPath : embeddedBinary(), extraArgs);
+		return RedisProcess.start(binary(), extraArgs);
 	}
 
-	private static File embeddedBinary() {
+	/** The {@code redis-server} the tests run; Debian's packs its libraries apart, and ships it in redis-tools. */
+	static HostBinary binary() {
+		return HostBinary.of("redis-server", RedisServers::isNewEnough, "usr/bin/redis-server", "redis-server",
+				"redis-tools", "libjemalloc2", "liblzf1");
+	}
+
+	static boolean isNewEnough(Path binary) {
 		try {
-			File binary = ExecutableProvider.newJarResourceProvider().get();
-			binary.setExecutable(true);
-			return binary;
+			Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			process.waitFor(10, TimeUnit.SECONDS);
+			Matcher version = VERSION.matcher(output);
+			return version.find() && Integer.parseInt(version.group(1)) >= OLDEST_MAJOR;
 		}
-		catch (IOException | RuntimeException ex) {
-			throw new IllegalStateException("No Redis server for the tests: there is no redis-server on the PATH, "
-					+ "no Docker engine, and the embedded-redis binary could not be used on this machine ("
-					+ ex.getMessage() + "). Install Redis (apt-get install -y redis-server, brew install redis) "
-					+ "and run the tests again.", ex);
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
 		}
 	}
 
@@ -61,20 +80,6 @@ public final class RedisServers {
 		catch (RuntimeException | LinkageError ex) {
 			return false;
 		}
-	}
-
-	static File findOnPath(String name) {
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return null;
-		}
-		for (String dir : path.split(File.pathSeparator)) {
-			File candidate = new File(dir, name);
-			if (candidate.isFile() && candidate.canExecute()) {
-				return candidate;
-			}
-		}
-		return null;
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.github.distlock.test;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,6 +9,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+
+import io.github.distlock.testsupport.HostBinary;
 
 /**
  * A real Sentinel-managed Redis on loopback: one master, one replica and three sentinels (quorum 2), all
@@ -63,7 +64,7 @@ public final class SentinelRedis implements AutoCloseable {
 		}
 	}
 
-	private void startSentinel(File binary) throws IOException {
+	private void startSentinel(HostBinary binary) throws IOException {
 		int port = RedisProcess.freePort();
 		Path config = this.dir.resolve("sentinel-" + port + ".conf");
 		// Sentinels rewrite their configuration file, so each has a writable one of its own.
@@ -72,7 +73,7 @@ public final class SentinelRedis implements AutoCloseable {
 				"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER_MILLIS,
 				"sentinel failover-timeout " + MASTER_NAME + " 10000",
 				"sentinel parallel-syncs " + MASTER_NAME + " 1", ""));
-		Process process = new ProcessBuilder(binary.getAbsolutePath(), config.toString(), "--sentinel")
+		Process process = binary.processBuilder(List.of(config.toString(), "--sentinel"))
 			.redirectErrorStream(true)
 			.redirectOutput(this.dir.resolve("sentinel-" + port + ".log").toFile())
 			.start();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -42,8 +43,21 @@ public record HostBinary(Path path, Map<String, String> environment, String orig
 	 * @throws IllegalStateException saying what to install, when the program can be had neither way
 	 */
 	public static HostBinary of(String name, String packaged, String... packages) {
+		return of(name, (machines) -> true, packaged, packages);
+	}
+
+	/**
+	 * As {@link #of(String, String, String...)}, taking the machine's own program only if it is {@code newEnough} for
+	 * the tests; Debian's package otherwise.
+	 */
+	public static HostBinary of(String name, Predicate<Path> newEnough, String packaged, String... packages) {
 		return FOUND.computeIfAbsent(name, (missing) -> {
 			HostBinary binary = onTheMachine(name);
+			if (binary != null && !newEnough.test(binary.path())) {
+				System.err.println("[distlock tests] " + name + ": the machine's " + binary.path()
+						+ " is too old for the tests");
+				binary = null;
+			}
 			if (binary == null) {
 				binary = fromDebian(name, packaged, List.of(packages));
 			}

@@ -32,7 +32,7 @@ public final class RedisUnderTest implements AutoCloseable {
 		this.side.call("CONFIG", "SET", "notify-keyspace-events", "");
 	}
 
-	/** Uses the {@code redis-server} on the PATH, else the binary shipped in the embedded-redis artifact. */
+	/** Uses the machine's {@code redis-server} if it is Redis 7 or newer, else Debian's, as the tests do. */
 	public static RedisUnderTest start() {
 		RedisProcess process = RedisServers.startProcess();
 		try {
@@ -58,7 +58,7 @@ public final class RedisUnderTest implements AutoCloseable {
 
 	/** Which binary runs, so the report can say so. */
 	public String binary() {
-		return this.process.binary().getAbsolutePath();
+		return this.process.binary().path().toString();
 	}
 
 	public synchronized RedisInfo info() {
