@@ -3,6 +3,8 @@ package io.github.distlock;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.distlock.engine.Leases;
+
 /**
  * Which lock a {@link DistributedLockTemplate} call takes, and how: the programmatic counterpart of the attributes
  * of {@link DistributedLock}. Immutable; every {@code with...} returns a new spec. What is not set takes the
@@ -13,8 +15,6 @@ import java.util.Objects;
  * }</pre>
  */
 public final class LockSpec {
-
-	private static final Duration SHORTEST_LEASE = Duration.ofMillis(1);
 
 	private final String name;
 
@@ -61,7 +61,7 @@ public final class LockSpec {
 
 	/** The lock's time to live in the store; at least 1 ms, since the store keeps whole milliseconds. */
 	public LockSpec withLease(Duration lease) {
-		return new LockSpec(this.name, this.key, atLeast(lease, SHORTEST_LEASE, "lease"), this.waitTime,
+		return new LockSpec(this.name, this.key, atLeast(lease, Leases.SHORTEST, "lease"), this.waitTime,
 				this.autoRenew, this.maxLease, this.onLost, this.mode, this.permits);
 	}
 
@@ -79,7 +79,7 @@ public final class LockSpec {
 	/** The renewal ceiling: the lock expires no later than this after it was acquired. */
 	public LockSpec withMaxLease(Duration maxLease) {
 		return new LockSpec(this.name, this.key, this.lease, this.waitTime, this.autoRenew,
-				atLeast(maxLease, SHORTEST_LEASE, "maxLease"), this.onLost, this.mode, this.permits);
+				atLeast(maxLease, Leases.SHORTEST, "maxLease"), this.onLost, this.mode, this.permits);
 	}
 
 	/** What a lock lost while the work runs does to the call; {@link OnLost#DEFAULT} for {@code distlock.on-lost}. */

@@ -35,13 +35,13 @@ public record LockRequest(String name, String key, Duration lease, Duration wait
 					+ " characters: name of " + name.length() + ", key of " + key.length() + " (key '"
 					+ DisplayedKey.of(key) + "')");
 		}
-		requireAtLeastOneMillisecond(lease, "lease");
+		Leases.requireLease(lease, "lease");
 		Objects.requireNonNull(waitTime, "waitTime");
 		if (waitTime.isNegative()) {
 			throw new IllegalArgumentException("waitTime must not be negative: " + waitTime);
 		}
 		if (maxLease != null) {
-			requireAtLeastOneMillisecond(maxLease, "maxLease");
+			Leases.requireLease(maxLease, "maxLease");
 		}
 		Objects.requireNonNull(mode, "mode");
 		if (permits < 0 || (permits > 0 && mode != LockMode.EXCLUSIVE)) {
@@ -59,14 +59,6 @@ public record LockRequest(String name, String key, Duration lease, Duration wait
 	/** Whether this asks for a plain exclusive lock: neither a side of a read/write lock nor a permit. */
 	public boolean isExclusive() {
 		return this.mode == LockMode.EXCLUSIVE && this.permits == 0;
-	}
-
-	/** Stores keep leases in whole milliseconds at best: a shorter one would be no lease at all. */
-	private static void requireAtLeastOneMillisecond(Duration duration, String what) {
-		Objects.requireNonNull(duration, what);
-		if (duration.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException(what + " must be at least 1ms: " + duration);
-		}
 	}
 
 	/** The lease the store is first given: the lease, cut to {@code maxLease} when that is shorter. */

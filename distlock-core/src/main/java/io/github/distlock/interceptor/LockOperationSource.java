@@ -34,6 +34,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.LockMode;
 import io.github.distlock.OnLost;
+import io.github.distlock.engine.Leases;
 
 /**
  * Finds and parses {@link DistributedLock} declarations, once per method and target class: on the method or
@@ -49,8 +50,6 @@ public class LockOperationSource {
 	private static final Optional<LockOperation> NOT_LOCKED = Optional.empty();
 
 	/** Redis keeps a lease in whole milliseconds, so a shorter one would be no lease at all. */
-	private static final Duration SHORTEST_LEASE = Duration.ofMillis(1);
-
 	private static final String PUBLISHER = "org.reactivestreams.Publisher";
 
 	private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
@@ -125,11 +124,11 @@ public class LockOperationSource {
 					+ ex.getMessage(), ex);
 		}
 		Duration lease = duration(methodId, lock.describe("lease"), lock.lease(), this.defaults.lease(),
-				SHORTEST_LEASE);
+				Leases.SHORTEST);
 		Duration waitTime = duration(methodId, lock.describe("waitTime"), lock.waitTime(), this.defaults.waitTime(),
 				Duration.ZERO);
 		Duration maxLease = duration(methodId, lock.describe("maxLease"), lock.maxLease(), this.defaults.maxLease(),
-				SHORTEST_LEASE);
+				Leases.SHORTEST);
 		OnLost onLost = (lock.onLost() != OnLost.DEFAULT) ? lock.onLost() : this.defaults.onLost();
 		int keyArgument = KeyArgument.indexOf(key, specific, this.parameterNames);
 		int permits = permits(methodId, lock);
@@ -307,7 +306,7 @@ public class LockOperationSource {
 	}
 
 	/**
-	 * @param minimum the shortest duration allowed: zero for a wait, {@link #SHORTEST_LEASE} for a lease
+	 * @param minimum the shortest duration allowed: zero for a wait, {@link Leases#SHORTEST} for a lease
 	 */
 	private Duration duration(String methodId, String attribute, String text, Duration fallback, Duration minimum) {
 		String resolved = resolve(methodId, attribute, text);

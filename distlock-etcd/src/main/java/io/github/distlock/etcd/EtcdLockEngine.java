@@ -28,12 +28,14 @@ import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.Leases;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
 import io.github.distlock.engine.support.LeasedLockHandle;
+import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A lock engine on etcd (v3 API), through jetcd.
@@ -108,7 +110,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 
 	private final LockQueue queue;
 
-	private final LockLostListener lostListener;
+	private final LostLocks lostLocks;
 
 	private final LockEngineStatistics statistics = new LockEngineStatistics();
 
@@ -143,7 +145,8 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		if (leaseTtl.isNegative() || leaseTtl.isZero()) {
 			throw new IllegalArgumentException("leaseTtl must be positive: " + leaseTtl);
 		}
-		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.lostLocks = new LostLocks(EtcdLockEngine.class, this.statistics,
+				Objects.requireNonNull(lostListener, "lostListener"));
 		this.kv = client.getKVClient();
 		this.keys = new LockKeys(root);
 		this.queue = new LockQueue(this.kv, client.getWatchClient(), this.keys);
@@ -295,10 +298,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 * long as the instance's lease. An unreachable etcd extends nothing and loses nothing.
 	 */
 	boolean extend(EtcdLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
+		Leases.requireLease(ttl, "ttl");
 		if (!handle.isHeld()) {
 			awaitLossReport(handle);
 			return false;
@@ -404,17 +404,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	}
 
 	private void reportLoss(EtcdLockHandle handle, LostLock.Reason reason) {
-		this.statistics.countLoss();
-		if (this.closed) {
-			// The engine freed its locks itself when it closed: nothing is lost behind its owner's back.
-			return;
-		}
-		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
-		try {
-			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LockLostListener failed for " + handle, ex);
+		if (!this.closed) {
+			// A closed engine freed its locks itself: nothing is lost behind its owner's back.
+			this.lostLocks.report(handle, reason);
 		}
 	}
 
@@ -439,7 +431,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 
 	@Override
 	public Duration renewalLag() {
-		return Duration.ofNanos(Math.max(0, this.watchdog.renewalLagNanos()));
+		return this.watchdog.renewalLag();
 	}
 
 	@Override

@@ -41,12 +41,14 @@ import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.ForceReleasableLockEngine;
 import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.Leases;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
 import io.github.distlock.engine.support.LeasedLockHandle;
+import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A {@link io.github.distlock.engine.LockEngine} on a relational database: one row per lock in one table
@@ -107,7 +109,7 @@ public final class JdbcLockEngine
 
 	private final long pollNanos;
 
-	private final LockLostListener lostListener;
+	private final LostLocks lostLocks;
 
 	private final String engineId;
 
@@ -164,7 +166,8 @@ public final class JdbcLockEngine
 		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		this.statementTimeoutSeconds = (int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000);
 		this.pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), pollInterval.toNanos());
-		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.lostLocks = new LostLocks(JdbcLockEngine.class, this.statistics,
+				Objects.requireNonNull(lostListener, "lostListener"));
 		LockTableDialect dialect = dialect(dataSource);
 		boolean notifies = dialect == LockTableDialect.POSTGRESQL && PostgreSqlReleaseListener.isAvailable();
 		this.statements = new LockTableStatements(dialect, LockTableStatements.requireTableName(table),
@@ -435,7 +438,7 @@ public final class JdbcLockEngine
 		// Not ours any more, or ours but expired: then the row is of no use to anyone.
 		releaseQuietly(handle.lockId, handle.holder);
 		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-			reportLoss(handle, LostLock.Reason.NOT_OWNED);
+			this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return false;
 	}
@@ -446,10 +449,7 @@ public final class JdbcLockEngine
 	 * it free at their next poll.
 	 */
 	boolean releaseAfter(JdbcLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
+		Leases.requireLease(ttl, "ttl");
 		if (!handle.beginRelease()) {
 			return false;
 		}
@@ -472,7 +472,7 @@ public final class JdbcLockEngine
 			return true;
 		}
 		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-			reportLoss(handle, LostLock.Reason.NOT_OWNED);
+			this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return false;
 	}
@@ -534,10 +534,7 @@ public final class JdbcLockEngine
 	 * only while the owner is not releasing it); an unreachable database extends nothing and loses nothing.
 	 */
 	boolean extend(JdbcLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
+		Leases.requireLease(ttl, "ttl");
 		if (!handle.isHeld()) {
 			return false;
 		}
@@ -673,18 +670,7 @@ public final class JdbcLockEngine
 		this.watchdog.unwatch(handle);
 		this.heldHere.remove(handle.lockId, handle);
 		if (handle.markLost(reason)) {
-			reportLoss(handle, reason);
-		}
-	}
-
-	private void reportLoss(JdbcLockHandle handle, LostLock.Reason reason) {
-		this.statistics.countLoss();
-		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
-		try {
-			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LockLostListener failed for " + handle, ex);
+			this.lostLocks.report(handle, reason);
 		}
 	}
 
@@ -788,7 +774,7 @@ public final class JdbcLockEngine
 
 	@Override
 	public Duration renewalLag() {
-		return Duration.ofNanos(Math.max(0, this.watchdog.renewalLagNanos()));
+		return this.watchdog.renewalLag();
 	}
 
 	@Override

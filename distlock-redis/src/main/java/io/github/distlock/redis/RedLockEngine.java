@@ -32,6 +32,7 @@ import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeasedLockHandle;
+import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A {@link LockEngine} over several independent Redis masters, after Redis's Redlock algorithm: a lock is held when a
@@ -64,7 +65,7 @@ public final class RedLockEngine
 
 	private final long retryDelayNanos;
 
-	private final LockLostListener lostListener;
+	private final LostLocks lostLocks;
 
 	private final LockEngineStatistics statistics = new LockEngineStatistics();
 
@@ -100,7 +101,8 @@ public final class RedLockEngine
 		requirePositive(nodeTimeout, "nodeTimeout");
 		requirePositive(retryDelay, "retryDelay");
 		this.retryDelayNanos = retryDelay.toNanos();
-		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.lostLocks = new LostLocks(RedLockEngine.class, this.statistics,
+				Objects.requireNonNull(lostListener, "lostListener"));
 		List<RedisLockEngine> engines = new ArrayList<>();
 		for (RedissonClient client : masters) {
 			engines.add(RedisLockEngine.redLockPart(client, keyPrefix, nodeTimeout, this.statistics));
@@ -202,16 +204,8 @@ public final class RedLockEngine
 				});
 			}
 		}
-		LostLock.Reason reason = lock.lossReason();
-		this.statistics.countLoss();
-		logger.warn("Lost " + lock + " (" + reason + "): fewer than " + this.masters.majority() + " of the "
-				+ this.masters.size() + " Redis masters hold it; the work it protects may have run unprotected");
-		try {
-			this.lostListener.onLockLost(new LostLock(lock.name(), lock.key(), lock.token(), reason));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LockLostListener failed for " + lock, ex);
-		}
+		this.lostLocks.report(lock, lock.lossReason(), "fewer than " + this.masters.majority() + " of the "
+				+ this.masters.size() + " Redis masters hold it");
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.Leases;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.support.HandleLife;
 import io.github.distlock.engine.support.LeasedLockHandle;
@@ -200,7 +201,7 @@ final class RedLockHandle implements LockHandle {
 
 	@Override
 	public boolean extend(Duration ttl) {
-		requireAtLeastOneMillisecond(ttl);
+		Leases.requireLease(ttl, "ttl");
 		if (!isHeld()) {
 			return false;
 		}
@@ -214,7 +215,7 @@ final class RedLockHandle implements LockHandle {
 
 	@Override
 	public boolean releaseAfter(Duration ttl) {
-		requireAtLeastOneMillisecond(ttl);
+		Leases.requireLease(ttl, "ttl");
 		return end((part) -> part.releaseAfter(ttl));
 	}
 
@@ -278,13 +279,6 @@ final class RedLockHandle implements LockHandle {
 	HeldLockView view(long nowNanos) {
 		return new HeldLockView(this.name, this.key, this.token, this.holder,
 				Duration.ofNanos(nowNanos - this.acquiredAtNanos), Duration.ofNanos(leaseDeadlineNanos() - nowNanos));
-	}
-
-	private static void requireAtLeastOneMillisecond(Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
 	}
 
 	@Override

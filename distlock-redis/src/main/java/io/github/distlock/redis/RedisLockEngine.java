@@ -28,16 +28,18 @@ import io.github.distlock.LockLostListener;
 import io.github.distlock.LockMode;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
-import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.CheckableLockEngine;
+import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.ForceReleasableLockEngine;
-import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.HeldLockView;
+import io.github.distlock.engine.Leases;
+import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
+import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A {@link LockEngine} on Redis: its own Lua scripts, run through Redisson, which supplies connections, topologies
@@ -94,7 +96,7 @@ public final class RedisLockEngine
 
 	private final LeaseWatchdog<RedisLockHandle> watchdog;
 
-	private final LockLostListener lostListener;
+	private final LostLocks lostLocks;
 
 	private final String engineId;
 
@@ -180,7 +182,8 @@ public final class RedisLockEngine
 		this.redLockPart = redLockPart;
 		this.maxPollNanos = maxPoll.toNanos();
 		this.keys = new RedisLockKeys(keyPrefix);
-		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.lostLocks = new LostLocks(RedisLockEngine.class, statistics,
+				Objects.requireNonNull(lostListener, "lostListener"));
 		this.scripts = scripts;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
@@ -487,10 +490,7 @@ public final class RedisLockEngine
 	 * it expires: one call, owner-checked. Exclusive locks only: a shared lock's holders expire by their own score.
 	 */
 	boolean releaseAfter(RedisLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
+		Leases.requireLease(ttl, "ttl");
 		if (handle.shared != null) {
 			throw new UnsupportedOperationException("A read/write lock or a permit cannot be released later");
 		}
@@ -555,10 +555,7 @@ public final class RedisLockEngine
 	 * unreachable store extends nothing and loses nothing, since the lease granted earlier still runs.
 	 */
 	boolean extend(RedisLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
+		Leases.requireLease(ttl, "ttl");
 		if (!handle.isHeld()) {
 			return false;
 		}
@@ -650,14 +647,7 @@ public final class RedisLockEngine
 			logger.debug("A RedLock part was lost (" + reason + "): " + handle);
 			return;
 		}
-		this.statistics.countLoss();
-		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
-		try {
-			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LockLostListener failed for " + handle, ex);
-		}
+		this.lostLocks.report(handle, reason);
 	}
 
 	/**
@@ -697,7 +687,7 @@ public final class RedisLockEngine
 	/** How late the most overdue lease renewal is (zero while the watchdog keeps up). */
 	@Override
 	public Duration renewalLag() {
-		return Duration.ofNanos(Math.max(0, this.watchdog.renewalLagNanos()));
+		return this.watchdog.renewalLag();
 	}
 
 	@Override

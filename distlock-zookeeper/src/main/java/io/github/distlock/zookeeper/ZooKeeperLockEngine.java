@@ -37,6 +37,7 @@ import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.engine.ObservableLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
+import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A lock engine on ZooKeeper, through Apache Curator's framework API.
@@ -87,7 +88,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 
 	private final LockPaths paths;
 
-	private final LockLostListener lostListener;
+	private final LostLocks lostLocks;
 
 	private final SessionState session;
 
@@ -111,7 +112,8 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	public ZooKeeperLockEngine(CuratorFramework client, String root, LockLostListener lostListener) {
 		this.client = Objects.requireNonNull(client, "client");
 		this.paths = new LockPaths(root);
-		this.lostListener = Objects.requireNonNull(lostListener, "lostListener");
+		this.lostLocks = new LostLocks(ZooKeeperLockEngine.class, this.statistics,
+				Objects.requireNonNull(lostListener, "lostListener"));
 		this.session = new SessionState(client, this::sessionLost);
 		this.watchdog = new LeaseWatchdog<>("distlock-zookeeper-watchdog", Integer.MAX_VALUE, this::confirm,
 				(failure) -> false, this::lost, this.statistics);
@@ -250,7 +252,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 			handle.reporting.lock();
 			try {
 				if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-					reportLoss(handle, LostLock.Reason.NOT_OWNED);
+					this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
 				}
 			}
 			finally {
@@ -448,7 +450,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 				if (reason != LostLock.Reason.NOT_OWNED) {
 					deleteQuietly(handle.node);
 				}
-				reportLoss(handle, reason);
+				this.lostLocks.report(handle, reason);
 			}
 		}
 		finally {
@@ -462,17 +464,6 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		}
 		catch (Exception ex) {
 			// Only a closed client refuses; its session's end removes the node.
-		}
-	}
-
-	private void reportLoss(ZooKeeperLockHandle handle, LostLock.Reason reason) {
-		this.statistics.countLoss();
-		logger.warn("Lost " + handle + " (" + reason + "): the work it protects may have run unprotected");
-		try {
-			this.lostListener.onLockLost(new LostLock(handle.name(), handle.key(), handle.token(), reason));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LockLostListener failed for " + handle, ex);
 		}
 	}
 
@@ -568,7 +559,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 
 	@Override
 	public Duration renewalLag() {
-		return Duration.ofNanos(this.watchdog.renewalLagNanos());
+		return this.watchdog.renewalLag();
 	}
 
 	@Override

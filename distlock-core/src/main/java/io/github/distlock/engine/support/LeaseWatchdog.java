@@ -1,5 +1,6 @@
 package io.github.distlock.engine.support;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -126,8 +127,12 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		return List.copyOf(this.watched);
 	}
 
-	/** How late the most overdue renewal is now (zero when the watchdog keeps up). */
-	public long renewalLagNanos() {
+	/** How late the most overdue renewal is now (zero when the watchdog keeps up, never negative). */
+	public Duration renewalLag() {
+		return Duration.ofNanos(renewalLagNanos());
+	}
+
+	private long renewalLagNanos() {
 		long now = System.nanoTime();
 		long lag = 0;
 		for (H handle : this.watched) {
