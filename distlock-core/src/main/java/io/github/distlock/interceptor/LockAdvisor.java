@@ -17,7 +17,10 @@ public class LockAdvisor extends AbstractPointcutAdvisor implements SmartInitial
 
 	private final transient LockInterceptor interceptor;
 
+	private final transient LockOperationSource operations;
+
 	public LockAdvisor(LockOperationSource operations, LockInterceptor interceptor, int order) {
+		this.operations = operations;
 		this.pointcut = new StaticMethodMatcherPointcut() {
 
 			@Override
@@ -30,10 +33,14 @@ public class LockAdvisor extends AbstractPointcutAdvisor implements SmartInitial
 		setOrder(order);
 	}
 
-	/** Lets the interceptor look up the beans it uses once they all exist, so a missing one fails start-up. */
+	/**
+	 * Lets the interceptor look up the beans it uses once they all exist, so a missing one fails start-up; warns of
+	 * locked methods that their own class calls, which no proxy sees.
+	 */
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.interceptor.afterSingletonsInstantiated();
+		SelfInvocations.warnAbout(this.operations.parsedOperations());
 	}
 
 	@Override

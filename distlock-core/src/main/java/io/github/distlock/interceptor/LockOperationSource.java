@@ -123,6 +123,7 @@ public class LockOperationSource {
 			throw new LockDefinitionException(methodId, "key \"" + keyText + "\" is not a valid SpEL expression: "
 					+ ex.getMessage(), ex);
 		}
+		KeyVariables.check(key, keyText, specific, this.parameterNames, methodId);
 		Duration lease = duration(methodId, lock.describe("lease"), lock.lease(), this.defaults.lease(),
 				Leases.SHORTEST);
 		Duration waitTime = duration(methodId, lock.describe("waitTime"), lock.waitTime(), this.defaults.waitTime(),

@@ -10,6 +10,7 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.InvalidLockKeyException;
+import io.github.distlock.LockDefinitionException;
 import io.github.distlock.OnLost;
 import io.github.distlock.interceptor.LockKeyEvaluator.LockExpressionRoot;
 
@@ -78,21 +79,17 @@ class LockKeyEvaluatorTests {
 		assertThat(evaluate(operation, 42)).isEqualTo("k-42");
 	}
 
+	/** SpEL would bind null and every call would fail: the declaration fails instead ({@link KeyVariablesTests}). */
 	@Test
-	void anUnknownNameKeepsTheSpelOutcome() {
-		LockOperation operation = operation("unknown");
-		assertThat(operation.keyArgument()).isEqualTo(KeyArgument.NONE);
-		assertThatExceptionOfType(InvalidLockKeyException.class)
-			.isThrownBy(() -> evaluate(operation, "present"))
-			.withMessageContaining("Orders#unknown")
-			.withMessageContaining("evaluated to null");
+	void anUnknownNameFailsWhenDeclared() {
+		assertThatExceptionOfType(LockDefinitionException.class).isThrownBy(() -> operation("unknown"))
+			.withMessageContaining("Orders#unknown");
 	}
 
 	@Test
-	void anIndexBeyondTheParametersKeepsTheSpelOutcome() {
-		LockOperation operation = operation("beyond");
-		assertThat(operation.keyArgument()).isEqualTo(KeyArgument.NONE);
-		assertThatExceptionOfType(InvalidLockKeyException.class).isThrownBy(() -> evaluate(operation, "present"));
+	void anIndexBeyondTheParametersFailsWhenDeclared() {
+		assertThatExceptionOfType(LockDefinitionException.class).isThrownBy(() -> operation("beyond"))
+			.withMessageContaining("Orders#beyond");
 	}
 
 	@Test

@@ -47,7 +47,7 @@ final class DataRedisRedissonConfig {
 				.setMasterName(sentinel.getMaster())
 				.setDatabase(sentinel.getDatabase())
 				.setSentinelUsername(sentinel.getUsername())
-				.setSentinelPassword(sentinel.getPassword())
+				.setSentinelPassword(password(sentinel.getPassword()))
 				.setMasterConnectionMinimumIdleSize(MIN_IDLE_CONNECTIONS)
 				.setSlaveConnectionMinimumIdleSize(MIN_IDLE_CONNECTIONS)
 				.addSentinelAddress(addresses(scheme, sentinel.getNodes()));
@@ -74,7 +74,7 @@ final class DataRedisRedissonConfig {
 				.setConnectionMinimumIdleSize(MIN_IDLE_CONNECTIONS);
 		}
 		config.setUsername(details.getUsername());
-		config.setPassword(details.getPassword());
+		config.setPassword(password(details.getPassword()));
 		setMillis(properties.getTimeout(), server::setTimeout);
 		setMillis(properties.getConnectTimeout(), server::setConnectTimeout);
 		if (properties.getClientName() != null) {
@@ -85,6 +85,14 @@ final class DataRedisRedissonConfig {
 			server.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
 		}
 		return config;
+	}
+
+	/**
+	 * No password when it is empty, as Spring Data Redis has it: {@code password: ${REDIS_PASSWORD:}} with the
+	 * variable unset must connect to a Redis that asks for none, not send an empty AUTH.
+	 */
+	static String password(String password) {
+		return (password == null || password.isBlank()) ? null : password;
 	}
 
 	private static String[] addresses(String scheme, List<DataRedisConnectionDetails.Node> nodes) {

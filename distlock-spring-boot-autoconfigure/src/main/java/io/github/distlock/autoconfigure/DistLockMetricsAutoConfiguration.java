@@ -1,6 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,6 +11,8 @@ import org.springframework.context.annotation.Bean;
 import io.github.distlock.actuate.DistLockMeterBinder;
 import io.github.distlock.actuate.LostLockMeter;
 import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.interceptor.LockOperation;
+import io.github.distlock.interceptor.LockOperationSource;
 
 /**
  * Micrometer meters for the lock engine and lost locks. The timers of waiting and holding come from the
@@ -30,8 +33,12 @@ public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LostLockMeter lostLockMeter(MeterRegistry registry) {
-		return new LostLockMeter(registry);
+	LostLockMeter lostLockMeter(MeterRegistry registry, ObjectProvider<LockOperationSource> operations) {
+		return new LostLockMeter(registry, () -> operations.stream()
+			.flatMap((source) -> source.parsedOperations().stream())
+			.map(LockOperation::name)
+			.distinct()
+			.toList());
 	}
 
 }

@@ -99,7 +99,7 @@ public class DistLockProperties {
 	}
 
 	public void setLease(Duration lease) {
-		this.lease = lease;
+		this.lease = DurationSettings.lease("distlock.lease", lease);
 	}
 
 	public Duration getWaitTime() {
@@ -107,7 +107,7 @@ public class DistLockProperties {
 	}
 
 	public void setWaitTime(Duration waitTime) {
-		this.waitTime = waitTime;
+		this.waitTime = DurationSettings.notNegative("distlock.wait-time", waitTime);
 	}
 
 	public Duration getMaxLease() {
@@ -115,7 +115,7 @@ public class DistLockProperties {
 	}
 
 	public void setMaxLease(Duration maxLease) {
-		this.maxLease = maxLease;
+		this.maxLease = DurationSettings.lease("distlock.max-lease", maxLease);
 	}
 
 	public OnLost getOnLost() {
@@ -182,7 +182,7 @@ public class DistLockProperties {
 		}
 
 		public void setTimeout(Duration timeout) {
-			this.timeout = timeout;
+			this.timeout = DurationSettings.positive("distlock.health.timeout", timeout);
 		}
 
 		public Duration getMaxRenewalLag() {
@@ -190,7 +190,7 @@ public class DistLockProperties {
 		}
 
 		public void setMaxRenewalLag(Duration maxRenewalLag) {
-			this.maxRenewalLag = maxRenewalLag;
+			this.maxRenewalLag = DurationSettings.positive("distlock.health.max-renewal-lag", maxRenewalLag);
 		}
 
 	}
@@ -272,6 +272,10 @@ public class DistLockProperties {
 		}
 
 		public void setMinReplicasAcked(int minReplicasAcked) {
+			if (minReplicasAcked < 0) {
+				throw new IllegalArgumentException(
+						"distlock.redis.min-replicas-acked must be 0 (no acknowledgement) or more, was " + minReplicasAcked);
+			}
 			this.minReplicasAcked = minReplicasAcked;
 		}
 
@@ -280,7 +284,7 @@ public class DistLockProperties {
 		}
 
 		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
-			this.replicaAckTimeout = replicaAckTimeout;
+			this.replicaAckTimeout = DurationSettings.lease("distlock.redis.replica-ack-timeout", replicaAckTimeout);
 		}
 
 	}
@@ -380,7 +384,7 @@ public class DistLockProperties {
 		}
 
 		public void setNodeTimeout(Duration nodeTimeout) {
-			this.nodeTimeout = nodeTimeout;
+			this.nodeTimeout = DurationSettings.positive("distlock.redlock.node-timeout", nodeTimeout);
 		}
 
 		public Duration getConnectTimeout() {
@@ -388,7 +392,7 @@ public class DistLockProperties {
 		}
 
 		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
+			this.connectTimeout = DurationSettings.positive("distlock.redlock.connect-timeout", connectTimeout);
 		}
 
 		public Duration getRetryDelay() {
@@ -396,7 +400,7 @@ public class DistLockProperties {
 		}
 
 		public void setRetryDelay(Duration retryDelay) {
-			this.retryDelay = retryDelay;
+			this.retryDelay = DurationSettings.notNegative("distlock.redlock.retry-delay", retryDelay);
 		}
 
 	}
@@ -446,7 +450,7 @@ public class DistLockProperties {
 		}
 
 		public void setPollInterval(Duration pollInterval) {
-			this.pollInterval = pollInterval;
+			this.pollInterval = DurationSettings.positive("distlock.jdbc.poll-interval", pollInterval);
 		}
 
 		public Duration getStatementTimeout() {
@@ -454,7 +458,7 @@ public class DistLockProperties {
 		}
 
 		public void setStatementTimeout(Duration statementTimeout) {
-			this.statementTimeout = statementTimeout;
+			this.statementTimeout = DurationSettings.positive("distlock.jdbc.statement-timeout", statementTimeout);
 		}
 
 	}
@@ -531,7 +535,7 @@ public class DistLockProperties {
 		}
 
 		public void setLeaseTtl(Duration leaseTtl) {
-			this.leaseTtl = leaseTtl;
+			this.leaseTtl = DurationSettings.positive("distlock.etcd.lease-ttl", leaseTtl);
 		}
 
 		public Duration getConnectTimeout() {
@@ -539,7 +543,7 @@ public class DistLockProperties {
 		}
 
 		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
+			this.connectTimeout = DurationSettings.positive("distlock.etcd.connect-timeout", connectTimeout);
 		}
 
 	}
@@ -622,7 +626,7 @@ public class DistLockProperties {
 		}
 
 		public void setSessionTimeout(Duration sessionTimeout) {
-			this.sessionTimeout = sessionTimeout;
+			this.sessionTimeout = DurationSettings.positive("distlock.zookeeper.session-timeout", sessionTimeout);
 		}
 
 		public Duration getConnectionTimeout() {
@@ -630,7 +634,8 @@ public class DistLockProperties {
 		}
 
 		public void setConnectionTimeout(Duration connectionTimeout) {
-			this.connectionTimeout = connectionTimeout;
+			this.connectionTimeout = DurationSettings.positive("distlock.zookeeper.connection-timeout",
+					connectionTimeout);
 		}
 
 	}

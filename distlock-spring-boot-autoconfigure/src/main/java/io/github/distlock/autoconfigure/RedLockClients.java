@@ -51,7 +51,7 @@ final class RedLockClients implements AutoCloseable {
 		Config config = new Config();
 		config.setLazyInitialization(true);
 		config.setUsername(settings.getUsername());
-		config.setPassword(settings.getPassword());
+		config.setPassword(DataRedisRedissonConfig.password(settings.getPassword()));
 		SingleServerConfig server = config.useSingleServer()
 			.setAddress(node)
 			.setTimeout(millis(settings.getNodeTimeout()))

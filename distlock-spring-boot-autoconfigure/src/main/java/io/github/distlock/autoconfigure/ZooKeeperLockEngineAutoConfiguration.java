@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -67,11 +68,14 @@ public final class ZooKeeperLockEngineAutoConfiguration {
 		}
 		long timeout = zookeeper.getConnectionTimeout().toMillis();
 		if (!client.blockUntilConnected((int) timeout, TimeUnit.MILLISECONDS)) {
-			throw new LockStoreConnectionException(
-					"ZooKeeper at " + client.getZookeeperClient().getCurrentConnectionString(),
-					"ZooKeeper did not answer within " + timeout + " ms",
+			String connectString = client.getZookeeperClient().getCurrentConnectionString();
+			List<String> silent = ZooKeeperListeners.silent(connectString);
+			String problem = silent.isEmpty() ? "ZooKeeper did not answer within " + timeout + " ms"
+					: "nothing listens at " + String.join(", ", silent) + " (connection refused or unreachable)";
+			throw new LockStoreConnectionException("ZooKeeper at " + connectString, problem,
 					"Check distlock.zookeeper.connect-string (or the CuratorFramework bean) and that the ensemble "
-							+ "is running",
+							+ "is running. For a local server: apt-get install zookeeperd (Debian, port 2181), or "
+							+ "Curator's TestingServer (curator-test) in tests",
 					null);
 		}
 	}

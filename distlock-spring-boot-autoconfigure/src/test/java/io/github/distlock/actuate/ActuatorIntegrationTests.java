@@ -32,6 +32,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockMode;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LostLock;
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
 
@@ -160,6 +161,11 @@ class ActuatorIntegrationTests {
 	@Test
 	void metricsCountAcquisitionsTimeoutsHoldsAndLostLocksByNameNeverByKey() throws Exception {
 		try (ConfigurableApplicationContext context = start()) {
+			// Before any loss, the declared lock's loss counters are there, at zero, for dashboards and alerts.
+			for (LostLock.Reason reason : LostLock.Reason.values()) {
+				assertThat(count(context, "distlock.lost?tag=name:orders&tag=reason:"
+						+ reason.name().toLowerCase(java.util.Locale.ROOT))).as(reason.name()).isZero();
+			}
 			Service service = context.getBean(Service.class);
 			for (int i = 0; i < 3; i++) {
 				service.quick("m-" + i);
@@ -185,6 +191,10 @@ class ActuatorIntegrationTests {
 			assertThat(get(context, "/actuator/metrics/distlock.renewals?tag=outcome:not_owned").statusCode())
 				.isEqualTo(200);
 			assertThat(get(context, "/actuator/metrics/distlock.locks.held").body()).contains("\"value\":0.0");
+			for (String timer : new String[] { "distlock.acquire", "distlock.held" }) {
+				// Micrometer's own tag on every observation's timer, which the README names.
+				assertThat(get(context, "/actuator/metrics/" + timer).body()).as(timer).contains("\"tag\":\"error\"");
+			}
 			for (String meter : new String[] { "distlock.acquire", "distlock.held", "distlock.lost" }) {
 				String description = get(context, "/actuator/metrics/" + meter).body();
 				assertThat(description).as(meter).contains("\"tag\":\"name\"").doesNotContain("\"tag\":\"key\"")

@@ -252,6 +252,16 @@ class DistLockAutoConfigurationTests {
 		assertThat(output).doesNotContain("s3cret-pw");
 	}
 
+	/** The README's {@code password: ${REDIS_PASSWORD:}} with the variable unset, on a Redis that asks for none. */
+	@Test
+	void anEmptyPasswordIsNoPassword() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("spring.data.redis.password=${REDIS_PASSWORD_NOT_SET_ANYWHERE:}")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(OrderService.class).shared("empty-pw", () -> "entered"))
+				.isEqualTo("entered"));
+	}
+
 	@Test
 	void methodsAreInterceptedWithoutAspectJAndWithoutBootsAopAutoConfiguration() {
 		this.runner.withPropertyValues(redis.springProperties())

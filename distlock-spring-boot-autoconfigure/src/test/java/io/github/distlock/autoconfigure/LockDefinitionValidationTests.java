@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -526,6 +527,20 @@ class LockDefinitionValidationTests {
 	}
 
 	@Test
+	void aKeyThatNamesNoParameter() {
+		assertStartUpFails(KeyNamingNoParameter.class, "KeyNamingNoParameter#pay",
+				"refers to #orderId, which is not a parameter of the method (its parameters: id");
+	}
+
+	public static class KeyNamingNoParameter {
+
+		@DistributedLock(key = "#orderId")
+		public void pay(String id) {
+		}
+
+	}
+
+	@Test
 	void bothKeyAndKeys() {
 		assertStartUpFails(KeyAndKeys.class, "KeyAndKeys#pay", "declare either key or keys, not both");
 	}
@@ -633,13 +648,15 @@ class LockDefinitionValidationTests {
 				"\"999us\" must be at least 1ms");
 	}
 
+	/** Caught as the property is bound, before any method uses it ({@link PropertyValidationTests}). */
 	@Test
 	void aDefaultLeaseShorterThanAMillisecond() {
 		this.runner.withPropertyValues("distlock.lease=500us")
 			.withUserConfiguration(BeanOf.class)
 			.withBean(DefaultLease.class)
-			.run((context) -> assertDefinitionFailure(context.getStartupFailure(), "DefaultLease#pay",
-					"must be at least 1ms"));
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.lease must be at least 1ms"));
 	}
 
 	@Test
@@ -692,6 +709,10 @@ class LockDefinitionValidationTests {
 			.isInstanceOf(LockDefinitionException.class)
 			.hasMessageContaining(method)
 			.hasMessageContaining(text);
+		FailureAnalysis report = new LockDefinitionFailureAnalyzer().analyze(failure);
+		assertThat(report).as("Spring Boot's report of " + failure).isNotNull();
+		assertThat(report.getDescription()).contains(method).contains(text);
+		assertThat(report.getAction()).contains(method);
 	}
 
 	@Configuration(proxyBeanMethods = false)

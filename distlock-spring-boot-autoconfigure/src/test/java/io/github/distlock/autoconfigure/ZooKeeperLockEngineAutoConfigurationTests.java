@@ -3,6 +3,8 @@ package io.github.distlock.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +34,7 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockContext;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.LockMode;
+import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedisLockEngine;
@@ -155,14 +158,29 @@ class ZooKeeperLockEngineAutoConfigurationTests {
 	}
 
 	@Test
-	void anUnreachableEnsembleFailsStartUpWithinOneConnectionTimeout() {
+	void anEnsembleWhereNothingListensFailsStartUpWithinOneConnectionTimeoutSayingSo() {
+		int port = InstanceSpec.getRandomPort();
 		long start = System.nanoTime();
 		this.zooKeeperOnly
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + InstanceSpec.getRandomPort(),
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + port,
 					"distlock.zookeeper.connection-timeout=500ms")
 			.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()))
-				.hasMessageContaining("ZooKeeper did not answer within 500 ms"));
+				.hasMessageContaining("nothing listens at 127.0.0.1:" + port)
+				.satisfies((failure) -> assertThat(((LockStoreConnectionException) failure).getAction())
+					.contains("apt-get install zookeeperd")));
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5000);
+	}
+
+	/** Something listens but does not speak ZooKeeper (a wrong port, a hung server): it did not answer. */
+	@Test
+	void anEnsembleThatAcceptsButDoesNotAnswerFailsStartUpSayingSo() throws Exception {
+		try (ServerSocket mute = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			this.zooKeeperOnly
+				.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + mute.getLocalPort(),
+						"distlock.zookeeper.connection-timeout=500ms")
+				.run((context) -> assertThat(StartupFailures.connectionFailure(context.getStartupFailure()))
+					.hasMessageContaining("ZooKeeper did not answer within 500 ms"));
+		}
 	}
 
 	@Test
