@@ -4,15 +4,16 @@ import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 
 /**
- * A held lock that never is lost and needs no store, for tests of the interceptor's own bookkeeping.
+ * A held lock that never is lost and needs no store, with token 1, for tests of the interceptor's own bookkeeping
+ * and of what the core does with a handle.
  *
  * @param name the lock's name
  * @param key the lock's key
  * @param onRelease run on each release
  */
-record StubLockHandle(String name, String key, Runnable onRelease) implements LockHandle {
+public record StubLockHandle(String name, String key, Runnable onRelease) implements LockHandle {
 
-	StubLockHandle(String name, String key) {
+	public StubLockHandle(String name, String key) {
 		this(name, key, () -> {
 		});
 	}

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
-import io.github.distlock.engine.LockHandle;
+import io.github.distlock.interceptor.StubLockHandle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
@@ -21,11 +21,11 @@ class LostLocksTests {
 		List<LostLock> heard = new ArrayList<>();
 		LostLocks lostLocks = new LostLocks(LostLocksTests.class, this.statistics, heard::add);
 
-		lostLocks.report(new Held("orders", "42", 7), LostLock.Reason.LEASE_EXPIRED);
-		lostLocks.report(new Held("orders", "43", 8), LostLock.Reason.NOT_OWNED, "two of three stores lost it");
+		lostLocks.report(new StubLockHandle("orders", "42"), LostLock.Reason.LEASE_EXPIRED);
+		lostLocks.report(new StubLockHandle("orders", "43"), LostLock.Reason.NOT_OWNED, "two of three stores lost it");
 
-		assertThat(heard).containsExactly(new LostLock("orders", "42", 7, LostLock.Reason.LEASE_EXPIRED),
-				new LostLock("orders", "43", 8, LostLock.Reason.NOT_OWNED));
+		assertThat(heard).containsExactly(new LostLock("orders", "42", 1, LostLock.Reason.LEASE_EXPIRED),
+				new LostLock("orders", "43", 1, LostLock.Reason.NOT_OWNED));
 		assertThat(this.statistics.lost()).isEqualTo(2);
 	}
 
@@ -35,38 +35,9 @@ class LostLocksTests {
 			throw new IllegalStateException("listener bug");
 		});
 
-		assertThatNoException().isThrownBy(() -> lostLocks.report(new Held("orders", "42", 7),
+		assertThatNoException().isThrownBy(() -> lostLocks.report(new StubLockHandle("orders", "42"),
 				LostLock.Reason.STORE_UNREACHABLE));
 		assertThat(this.statistics.lost()).isOne();
-	}
-
-	/** A held lock as an engine reports it: only its name, key and token are read. */
-	private record Held(String name, String key, long token) implements LockHandle {
-
-		@Override
-		public long leaseDeadlineNanos() {
-			return System.nanoTime();
-		}
-
-		@Override
-		public LostLock.Reason lossReason() {
-			return null;
-		}
-
-		@Override
-		public boolean verify() {
-			return true;
-		}
-
-		@Override
-		public void onLost(Runnable action) {
-		}
-
-		@Override
-		public boolean release() {
-			return true;
-		}
-
 	}
 
 }
