@@ -73,7 +73,7 @@ final class RedisFailures {
 
 	/**
 	 * @param action what distlock was doing, as in "acquire lock 'orders' for key '42'"
-	 * @param keyPrefix {@code distlock.key-prefix}, which the ACL and a wrong-type key concern
+	 * @param keyPrefix {@code distlock.redis.key-prefix}, which the ACL and a wrong-type key concern
 	 */
 	static LockStoreException refused(Throwable failure, String code, String action, String lockName, String lockKey,
 			String keyPrefix) {
@@ -88,7 +88,7 @@ final class RedisFailures {
 					+ "pattern '" + keyPrefix + ":*' or the channel pattern '" + keyPrefix + ":*'); grant the ACL in "
 					+ "distlock's README, section \"Least-privilege Redis user\".";
 			case "WRONGTYPE" -> "A key under '" + keyPrefix + ":' holds a value distlock did not write; something else "
-					+ "uses distlock's key prefix: give distlock a prefix of its own (distlock.key-prefix).";
+					+ "uses distlock's key prefix: give distlock a prefix of its own (distlock.redis.key-prefix).";
 			case "OOM" -> "Redis has reached maxmemory and, under maxmemory-policy noeviction, refuses every write, "
 					+ "so no lock can be taken or renewed: free memory or raise maxmemory.";
 			case "READONLY" -> "distlock is connected to a read-only replica: point it at the master (or configure "

@@ -18,13 +18,13 @@ public final class RedisLockKeys {
 	private final String prefix;
 
 	/**
-	 * @param prefix the prefix of every key ({@code distlock.key-prefix}); not empty, no <code>{</code> or
+	 * @param prefix the prefix of every key ({@code distlock.redis.key-prefix}); not empty, no <code>{</code> or
 	 * <code>}</code>
 	 */
 	public RedisLockKeys(String prefix) {
 		Objects.requireNonNull(prefix, "prefix");
 		if (prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-			throw new IllegalArgumentException("distlock.key-prefix must be non-empty and contain no '{' or '}' "
+			throw new IllegalArgumentException("distlock.redis.key-prefix must be non-empty and contain no '{' or '}' "
 					+ "(a brace would move the Redis Cluster hash tag of every lock): \"" + prefix + "\"");
 		}
 		this.prefix = prefix;

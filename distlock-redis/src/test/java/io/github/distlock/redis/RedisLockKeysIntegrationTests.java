@@ -171,7 +171,7 @@ class RedisLockKeysIntegrationTests {
 		for (String prefix : List.of("app{1}", "app}", "")) {
 			assertThatIllegalArgumentException()
 				.isThrownBy(() -> new RedisLockEngine(client, prefix, null, this.lost::add))
-				.withMessageContaining("distlock.key-prefix");
+				.withMessageContaining("distlock.redis.key-prefix");
 		}
 	}
 

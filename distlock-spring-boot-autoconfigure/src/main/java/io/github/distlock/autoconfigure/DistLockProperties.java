@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.core.Ordered;
 
 import io.github.distlock.OnLost;
@@ -26,10 +27,11 @@ public class DistLockProperties {
 	 */
 	private String backend;
 
-	/**
-	 * Prefix of every Redis key and channel distlock uses.
-	 */
-	private String keyPrefix = "distlock";
+	/** The Redis key prefix when none is set. */
+	static final String DEFAULT_KEY_PREFIX = "distlock";
+
+	/** Prefix of every Redis key and channel distlock uses; replaced by distlock.redis.key-prefix. */
+	private String keyPrefix;
 
 	/**
 	 * Default lease: the lock's time to live in Redis, renewed while the method runs.
@@ -86,12 +88,29 @@ public class DistLockProperties {
 		this.enabled = enabled;
 	}
 
+	/** @deprecated the Redis engines' setting moved to {@code distlock.redis.key-prefix} */
+	@Deprecated(since = "0.1.0")
+	@DeprecatedConfigurationProperty(replacement = "distlock.redis.key-prefix",
+			reason = "Only the Redis and RedLock engines use it")
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
+	/** @deprecated the Redis engines' setting moved to {@code distlock.redis.key-prefix} */
+	@Deprecated(since = "0.1.0")
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
+	}
+
+	/**
+	 * The prefix of every Redis key and channel: {@code distlock.redis.key-prefix}, else the deprecated
+	 * {@code distlock.key-prefix}, else {@value #DEFAULT_KEY_PREFIX}.
+	 */
+	public String redisKeyPrefix() {
+		if (this.redis.getKeyPrefix() != null) {
+			return this.redis.getKeyPrefix();
+		}
+		return (this.keyPrefix != null) ? this.keyPrefix : DEFAULT_KEY_PREFIX;
 	}
 
 	public Duration getLease() {
@@ -244,6 +263,12 @@ public class DistLockProperties {
 	public static class Redis {
 
 		/**
+		 * Prefix of every Redis key and channel distlock uses (the Redis and RedLock engines). Unset: "distlock", or
+		 * the deprecated distlock.key-prefix.
+		 */
+		private String keyPrefix;
+
+		/**
 		 * Location of a Redisson YAML configuration file (such as classpath:redisson.yaml or file:/etc/redisson.yaml)
 		 * to build the client from. When unset, the client is built from spring.data.redis.*.
 		 */
@@ -258,6 +283,14 @@ public class DistLockProperties {
 
 		/** How long to wait for the replicas' acknowledgement of a new lock. */
 		private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
 
 		public String getConfig() {
 			return this.config;

@@ -49,9 +49,9 @@ public final class RedLockEngineAutoConfiguration {
 	@ConditionalOnMissingBean(LockEngine.class)
 	RedLockEngine distLockEngine(RedLockClients clients, DistLockProperties properties,
 			ObjectProvider<LockLostListener> listeners) {
-		RedLockStartupCheck.verify(clients.clients(), clients.reachable(), properties.getKeyPrefix());
+		RedLockStartupCheck.verify(clients.clients(), clients.reachable(), properties.redisKeyPrefix());
 		DistLockProperties.Redlock redlock = properties.getRedlock();
-		return new RedLockEngine(clients.clients(), properties.getKeyPrefix(), redlock.getNodeTimeout(),
+		return new RedLockEngine(clients.clients(), properties.redisKeyPrefix(), redlock.getNodeTimeout(),
 				redlock.getRetryDelay(), (lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
 	}
 

@@ -51,10 +51,10 @@ public final class RedisLockEngineAutoConfiguration {
 					+ "spring.data.redis.port, point distlock.redis.config at a Redisson YAML file, or define one "
 					+ "RedissonClient bean");
 		}
-		RedisStartupCheck.verify(client, properties.getKeyPrefix());
+		RedisStartupCheck.verify(client, properties.redisKeyPrefix());
 		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
 		DistLockProperties.Redis redis = properties.getRedis();
-		return new RedisLockEngine(client, properties.getKeyPrefix(), null,
+		return new RedisLockEngine(client, properties.redisKeyPrefix(), null,
 				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost), RedisLockEngine.DEFAULT_MAX_POLL,
 				new ReplicaAcknowledgement(redis.getMinReplicasAcked(), redis.getReplicaAckTimeout()));
 	}

@@ -25,6 +25,16 @@ class ConfigurationMetadataTests {
 			.contains("\"name\": \"distlock.health.max-renewal-lag\"");
 	}
 
+	@Test
+	void theMovedKeyPrefixNamesItsReplacement() throws IOException {
+		String metadata = ownMetadata();
+		int old = metadata.indexOf("\"name\": \"distlock.key-prefix\"");
+		assertThat(old).as("the old name is still described").isNotNegative();
+		String entry = metadata.substring(old, metadata.indexOf('}', metadata.indexOf("\"deprecation\"", old)));
+		assertThat(entry).contains("\"replacement\": \"distlock.redis.key-prefix\"");
+		assertThat(metadata).contains("\"name\": \"distlock.redis.key-prefix\"");
+	}
+
 	private static String ownMetadata() throws IOException {
 		List<URL> all = Collections.list(ConfigurationMetadataTests.class.getClassLoader()
 			.getResources("META-INF/spring-configuration-metadata.json"));

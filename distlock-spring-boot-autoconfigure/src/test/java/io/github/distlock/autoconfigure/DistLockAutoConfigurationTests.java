@@ -89,7 +89,7 @@ class DistLockAutoConfigurationTests {
 		this.runner
 			.withPropertyValues(redis.springProperties())
 			.withPropertyValues("distlock.lease=7s", "distlock.wait-time=250ms", "distlock.max-lease=1m",
-					"distlock.aop.order=42", "distlock.key-prefix=app")
+					"distlock.aop.order=42", "distlock.redis.key-prefix=app")
 			.withUserConfiguration(Locked.class)
 			.run((context) -> {
 				LockOperation operation = context.getBean(LockOperationSource.class)
@@ -108,6 +108,23 @@ class DistLockAutoConfigurationTests {
 				assertThat(keys).as("the lock and the token floor, both under the prefix")
 					.containsExactlyInAnyOrder("app:{OrderService.defaults:x}", "app:token");
 			});
+	}
+
+	/** The prefix's old name still works; the new one wins when both are set. */
+	@Test
+	void theDeprecatedKeyPrefixStillWorks() {
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.key-prefix=old")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(DistLockProperties.class).redisKeyPrefix()).isEqualTo("old"));
+		this.runner.withPropertyValues(redis.springProperties())
+			.withPropertyValues("distlock.key-prefix=old", "distlock.redis.key-prefix=new")
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(DistLockProperties.class).redisKeyPrefix()).isEqualTo("new"));
+		this.runner.withPropertyValues(redis.springProperties())
+			.withUserConfiguration(Locked.class)
+			.run((context) -> assertThat(context.getBean(DistLockProperties.class).redisKeyPrefix())
+				.isEqualTo("distlock"));
 	}
 
 	/** The test's Redis has no replica: a lock no replica acknowledges is released and the call refused. */

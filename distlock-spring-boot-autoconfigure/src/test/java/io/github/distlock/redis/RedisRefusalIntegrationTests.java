@@ -134,7 +134,7 @@ class RedisRefusalIntegrationTests {
 		}
 		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> engine.acquire(request("typed", WAIT)))
 			.satisfies((ex) -> assertThat(ex.getStoreError()).isEqualTo("WRONGTYPE"))
-			.withMessageContaining("distlock.key-prefix");
+			.withMessageContaining("distlock.redis.key-prefix");
 	}
 
 	@Test

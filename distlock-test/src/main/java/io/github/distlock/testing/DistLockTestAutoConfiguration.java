@@ -47,7 +47,7 @@ public final class DistLockTestAutoConfiguration {
 					+ ": remove distlock.backend or distlock.enabled=false from the test's settings, or leave "
 					+ "@AutoConfigureDistLock out of this test");
 		}
-		String keyPrefix = properties.getObject().getKeyPrefix();
+		String keyPrefix = properties.getObject().redisKeyPrefix();
 		return new DistLocks(new LockStore(redisson, keyPrefix), redisEngine, new AnotherInstance(redisson, keyPrefix));
 	}
 

@@ -53,7 +53,7 @@ public final class AnnotatedLockSystem extends LockSystem {
 			.registerShutdownHook(false)
 			// The JDBC engine is on this module's class path too (for --jdbc): this system measures Redis.
 			.properties("spring.data.redis.host=" + this.host, "spring.data.redis.port=" + this.port,
-					"distlock.backend=redis", "distlock.key-prefix=" + KEY_PREFIX,
+					"distlock.backend=redis", "distlock.redis.key-prefix=" + KEY_PREFIX,
 					"bench.lease=" + this.settings.lease().toMillis() + "ms",
 					"bench.wait-time=" + this.settings.waitTime().toMillis() + "ms")
 			.run();
