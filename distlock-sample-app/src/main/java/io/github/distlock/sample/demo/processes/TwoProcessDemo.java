@@ -113,6 +113,8 @@ public final class TwoProcessDemo {
 		finally {
 			if (succeeded && !this.settings.keepLogs()) {
 				deleteQuietly(logs);
+				this.out.println("Removed the shops' logs (--" + ProcessDemoSettings.PREFIX
+						+ ".keep-logs=true keeps them)");
 			}
 			else {
 				this.out.println("The shops' logs are in " + logs);
@@ -140,7 +142,8 @@ public final class TwoProcessDemo {
 			shops.add(teardown.add("stopped " + shop, shop));
 		}
 		this.out.printf("  started %s and %s; waiting for both to report UP%n", shops.get(0), shops.get(1));
-		this.out.printf("  their logs: %s%n", logs);
+		this.out.printf("  their logs: %s (%s)%n", logs, this.settings.keepLogs() ? "kept"
+				: "removed when the demo succeeds; --" + ProcessDemoSettings.PREFIX + ".keep-logs=true keeps them");
 		long started = System.nanoTime();
 		long deadline = started + this.settings.startupTimeout().toNanos();
 		for (ShopProcess shop : shops) {

@@ -9,6 +9,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +49,12 @@ class TwoProcessDemoIT {
 			assertThat(frozen.get(2)).as("oversold").isZero();
 			assertThat(frozen.get(3)).as("stale writes refused").isGreaterThanOrEqualTo(1);
 			assertThat(demo.output()).contains("SIGSTOP", "SIGCONT shop-1", "409 STALE_TOKEN");
+			// A path it prints is one the user can open, or is told it is gone.
+			Matcher logs = Pattern.compile("their logs: (\\S+) \\(removed when the demo succeeds")
+				.matcher(demo.output());
+			assertThat(logs.find()).as("the logs' path and fate in:%n%s", demo.output()).isTrue();
+			assertThat(Path.of(logs.group(1))).doesNotExist();
+			assertThat(demo.output()).contains("Removed the shops' logs (--sample.demo.processes.keep-logs=true");
 
 			assertNothingLeft(demo);
 		}
