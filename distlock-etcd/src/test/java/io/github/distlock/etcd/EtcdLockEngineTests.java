@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -179,6 +180,46 @@ class EtcdLockEngineTests {
 			assertThat(next.release()).isTrue();
 			// The engine locks again after the thaw, on a new lease.
 			assertThat(engine.acquire(request("frozen", Duration.ofSeconds(5))).release()).isTrue();
+		}
+	}
+
+	/**
+	 * etcd stops answering (SIGSTOP) while a lock with a one-second lease is held on an instance lease that still
+	 * runs: the confirmation sent a third of the lease in gets no answer, and the holder's clock decides. The lock is
+	 * reported lost at its deadline, within a watchdog tick, as unreachable (etcd may still keep the key: its
+	 * instance lease has not run out), not when the call's time-out ends.
+	 */
+	@Test
+	void aLockLeaseRunOutWhileEtcdIsFrozenIsLostAtItsDeadlineWithinATick() throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		try (TestEtcd frozen = TestEtcd.single(); Client frozenClient = frozen.newClient()) {
+			List<Long> reportedAt = new CopyOnWriteArrayList<>();
+			EtcdLockEngine engine = new EtcdLockEngine(frozenClient, EtcdLockEngine.DEFAULT_ROOT, LEASE_TTL,
+					(loss) -> {
+						reportedAt.add(System.nanoTime());
+						this.lost.add(loss);
+					});
+			this.engines.add(engine);
+			LockHandle held = engine.acquire(new LockRequest("etcd", "stalled", lease, Duration.ZERO, true, null));
+			long grantedUntil = held.leaseDeadlineNanos();
+			frozen.members().get(0).freeze();
+			LostLock loss;
+			try {
+				loss = this.lost.poll(lease.toMillis() * 3, TimeUnit.MILLISECONDS);
+			}
+			finally {
+				frozen.members().get(0).thaw();
+			}
+			assertThat(loss).as("the loss, reported while etcd is frozen").isNotNull();
+			assertThat(loss.key()).isEqualTo("stalled");
+			assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+			assertThat(held.leaseDeadlineNanos()).as("never confirmed again").isEqualTo(grantedUntil);
+			assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
+				.isNotNegative()
+				.isLessThan(lease.toNanos() / 3);
+			assertThat(held.isLost()).isTrue();
+			assertThat(held.release()).as("the release of a lost lock").isFalse();
+			assertThat(this.lost.poll(300, TimeUnit.MILLISECONDS)).as("reported once").isNull();
 		}
 	}
 

@@ -9,11 +9,13 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -391,6 +393,65 @@ class JdbcLockEngineIntegrationTests {
 				assertThat(held.release()).as("nothing left to release").isFalse();
 				assertThat(this.lost).as("reported once").isEmpty();
 			}
+		}
+	}
+
+	/**
+	 * Another session holds the lock table (PostgreSQL's {@code LOCK TABLE}, MariaDB's {@code LOCK TABLES}) past a
+	 * one-second lease, and the statement timeout (5 s) is longer than the lease: the renewal sent a third of the
+	 * lease in waits for the table. The holder's clock decides: the lock is reported lost at its deadline, within a
+	 * watchdog tick, while the table is still held; another instance gets the lock once the table is free, with a
+	 * larger token.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("servers")
+	void aLockTableHeldAwayPastTheLeaseCostsTheLockAtItsDeadlineWithinATick(String database,
+			Supplier<PrivateDatabase> databases) throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		List<Long> reportedAt = new CopyOnWriteArrayList<>();
+		try (PrivateDatabase db = databases.get();
+				JdbcLockEngine engine = new JdbcLockEngine(db.dataSource(), JdbcLockEngine.DEFAULT_TABLE,
+						Duration.ofSeconds(5), JdbcLockEngine.DEFAULT_POLL_INTERVAL, (loss) -> {
+							reportedAt.add(System.nanoTime());
+							this.lost.add(loss);
+						});
+				JdbcLockEngine other = engine(db.dataSource())) {
+			engine.createTableIfMissing();
+			LockHandle held = engine.acquire(new LockRequest("stalled", "k", lease, Duration.ZERO, true, null));
+			long grantedUntil = held.leaseDeadlineNanos();
+			try (Connection blocker = db.dataSource().getConnection(); Statement statement = blocker.createStatement()) {
+				boolean postgres = "PostgreSQL".equals(database);
+				if (postgres) {
+					blocker.setAutoCommit(false);
+					statement.execute("LOCK TABLE distlock_locks IN ACCESS EXCLUSIVE MODE");
+				}
+				else {
+					statement.execute("LOCK TABLES distlock_locks WRITE");
+				}
+				try {
+					LostLock loss = this.lost.poll(lease.toMillis() * 3, TimeUnit.MILLISECONDS);
+					assertThat(loss).as("the loss, reported while the table is held").isNotNull();
+					assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+					assertThat(held.leaseDeadlineNanos()).as("never renewed").isEqualTo(grantedUntil);
+					assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline it was reported")
+						.isNotNegative()
+						.isLessThan(lease.toNanos() / 3);
+					assertThat(held.isLost()).isTrue();
+				}
+				finally {
+					if (postgres) {
+						blocker.rollback();
+					}
+					else {
+						statement.execute("UNLOCK TABLES");
+					}
+				}
+			}
+			LockHandle next = other.acquire(new LockRequest("stalled", "k", lease, Duration.ofSeconds(5), true, null));
+			assertThat(next.token()).as("the fence holds").isGreaterThan(held.token());
+			assertThat(next.release()).isTrue();
+			assertThat(held.release()).as("nothing left to release").isFalse();
+			assertThat(this.lost).as("reported once").isEmpty();
 		}
 	}
 

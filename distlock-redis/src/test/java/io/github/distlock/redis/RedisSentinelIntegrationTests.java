@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -94,6 +95,47 @@ class RedisSentinelIntegrationTests {
 
 	private static LockRequest request(String key, Duration wait) {
 		return new LockRequest("sentinel", key, LEASE, wait, true, null);
+	}
+
+	/**
+	 * The master stops (SIGSTOP) while a lock with a one-second lease is held and the command timeout (2 s) is longer
+	 * than the lease: the renewal sent a third of the lease in gets no answer, and the holder's clock decides. The
+	 * lock is reported lost at its deadline, within a watchdog tick, before the sentinels could have promoted the
+	 * replica (a second after the master went quiet, plus an election), so before a second holder could get it there.
+	 */
+	@Test
+	void aLeaseRunOutWhileTheMasterIsStoppedIsLostAtItsDeadlineWithinATick() throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		List<Long> reportedAt = new CopyOnWriteArrayList<>();
+		RedisLockEngine holder = new RedisLockEngine(this.firstClient, "distlock", null, (loss) -> {
+			reportedAt.add(System.nanoTime());
+			this.lost.add(loss);
+		});
+		try {
+			LockHandle held = holder.acquire(new LockRequest("sentinel", "stopped", lease, Duration.ZERO, true, null));
+			long grantedUntil = held.leaseDeadlineNanos();
+			RedisProcess master = this.sentinel.currentMaster();
+			master.pause();
+			LostLock loss;
+			try {
+				loss = this.lost.poll(lease.toMillis() * 3, TimeUnit.MILLISECONDS);
+			}
+			finally {
+				master.resume();
+			}
+			assertThat(loss).as("the loss, reported while the master was stopped").isNotNull();
+			assertThat(loss.key()).isEqualTo("stopped");
+			assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+			assertThat(held.leaseDeadlineNanos()).as("never renewed").isEqualTo(grantedUntil);
+			assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
+				.isNotNegative()
+				.isLessThan(lease.toNanos() / 3);
+			assertThat(held.isLost()).isTrue();
+			assertThat(held.release()).as("the release of a lost lock").isFalse();
+		}
+		finally {
+			holder.close();
+		}
 	}
 
 	@Test

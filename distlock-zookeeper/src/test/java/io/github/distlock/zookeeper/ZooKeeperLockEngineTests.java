@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -161,6 +162,45 @@ class ZooKeeperLockEngineTests {
 			.isThrownBy(() -> engine().acquire(request("restart", Duration.ZERO)));
 		assertThat(held.release()).isTrue();
 		assertThat(this.lost).isEmpty();
+	}
+
+	/**
+	 * The server goes away while a lock with a one-second lease is held on a session that would outlast it: nothing
+	 * confirms the lock any more, and the holder's clock decides. The lock is reported lost at its deadline, within a
+	 * watchdog tick, as unreachable (the server may still keep the node: the session has not ended), not when a call
+	 * or the session times out.
+	 */
+	@Test
+	void aLockLeaseRunOutWhileTheServerIsGoneIsLostAtItsDeadlineWithinATick() throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		CuratorFramework client = zooKeeper.newClient(4 * TestZooKeeper.SESSION_TIMEOUT_MS);
+		this.clients.add(client);
+		List<Long> reportedAt = new CopyOnWriteArrayList<>();
+		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client, ZooKeeperLockEngine.DEFAULT_ROOT, (loss) -> {
+			reportedAt.add(System.nanoTime());
+			this.lost.add(loss);
+		});
+		this.engines.add(engine);
+		LockHandle held = engine.acquire(new LockRequest("zk", "gone", lease, Duration.ZERO, true, null));
+		long grantedUntil = held.leaseDeadlineNanos();
+		zooKeeper.server().stop();
+		LostLock loss;
+		try {
+			loss = this.lost.poll(lease.toMillis() * 3, TimeUnit.MILLISECONDS);
+		}
+		finally {
+			zooKeeper.server().restart();
+		}
+		assertThat(loss).as("the loss, reported while the server was gone").isNotNull();
+		assertThat(loss.key()).isEqualTo("gone");
+		assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+		assertThat(held.leaseDeadlineNanos()).as("never confirmed again").isEqualTo(grantedUntil);
+		assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
+			.isNotNegative()
+			.isLessThan(lease.toNanos() / 3);
+		assertThat(held.isLost()).isTrue();
+		assertThat(held.release()).as("the release of a lost lock").isFalse();
+		assertThat(this.lost.poll(300, TimeUnit.MILLISECONDS)).as("reported once").isNull();
 	}
 
 	@Test
