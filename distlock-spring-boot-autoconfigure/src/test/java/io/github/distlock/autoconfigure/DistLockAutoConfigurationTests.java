@@ -1,15 +1,12 @@
 package io.github.distlock.autoconfigure;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,7 +16,6 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -286,24 +282,6 @@ class DistLockAutoConfigurationTests {
 			.withUserConfiguration(Locked.class)
 			.run((context) -> assertThat(context.getBean(OrderService.class)
 				.shared("no-aspectj", () -> RedisKeys.locks(redis))).containsExactly("distlock:{shared:no-aspectj}"));
-	}
-
-	@Test
-	void everyAutoConfiguredBeanBacksOffWhenTheUserDefinesOne() {
-		List<Method> beanMethods = Stream
-			.of(RedisLockEngineAutoConfiguration.class, RedLockEngineAutoConfiguration.class,
-					DistLockAutoConfiguration.class,
-					DistLockAutoConfiguration.TransactionGuardConfiguration.class, DistLockMetricsAutoConfiguration.class,
-					DistLockHealthContributorAutoConfiguration.HealthIndicatorConfiguration.class,
-					DistLocksEndpointAutoConfiguration.EndpointConfiguration.class, RedissonFromYamlConfiguration.class,
-					RedissonFromDataRedisConfiguration.class)
-			.flatMap((type) -> Arrays.stream(type.getDeclaredMethods()))
-			.filter((method) -> method.isAnnotationPresent(Bean.class))
-			.toList();
-		assertThat(beanMethods).hasSizeGreaterThanOrEqualTo(14)
-			.allSatisfy((method) -> assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
-				.as(method.toString())
-				.isTrue());
 	}
 
 	@Test
