@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,6 +26,7 @@ import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.testsupport.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -193,12 +193,8 @@ class EtcdLockEngineTests {
 	void aLockLeaseRunOutWhileEtcdIsFrozenIsLostAtItsDeadlineWithinATick() throws Exception {
 		Duration lease = Duration.ofSeconds(1);
 		try (TestEtcd frozen = TestEtcd.single(); Client frozenClient = frozen.newClient()) {
-			List<Long> reportedAt = new CopyOnWriteArrayList<>();
-			EtcdLockEngine engine = new EtcdLockEngine(frozenClient, EtcdLockEngine.DEFAULT_ROOT, LEASE_TTL,
-					(loss) -> {
-						reportedAt.add(System.nanoTime());
-						this.lost.add(loss);
-					});
+			StallLosses losses = new StallLosses(this.lost);
+			EtcdLockEngine engine = new EtcdLockEngine(frozenClient, EtcdLockEngine.DEFAULT_ROOT, LEASE_TTL, losses);
 			this.engines.add(engine);
 			LockHandle held = engine.acquire(new LockRequest("etcd", "stalled", lease, Duration.ZERO, true, null));
 			long grantedUntil = held.leaseDeadlineNanos();
@@ -210,15 +206,7 @@ class EtcdLockEngineTests {
 			finally {
 				frozen.members().get(0).thaw();
 			}
-			assertThat(loss).as("the loss, reported while etcd is frozen").isNotNull();
-			assertThat(loss.key()).isEqualTo("stalled");
-			assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
-			assertThat(held.leaseDeadlineNanos()).as("never confirmed again").isEqualTo(grantedUntil);
-			assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
-				.isNotNegative()
-				.isLessThan(lease.toNanos() / 3);
-			assertThat(held.isLost()).isTrue();
-			assertThat(held.release()).as("the release of a lost lock").isFalse();
+			losses.assertLostAtItsDeadline(loss, held, grantedUntil, lease);
 			assertThat(this.lost.poll(300, TimeUnit.MILLISECONDS)).as("reported once").isNull();
 		}
 	}

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +24,7 @@ import io.github.distlock.test.LeastPrivilegeRedis;
 import io.github.distlock.test.RedisProcess;
 import io.github.distlock.test.RespClient;
 import io.github.distlock.test.SentinelRedis;
+import io.github.distlock.testsupport.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -106,11 +106,8 @@ class RedisSentinelIntegrationTests {
 	@Test
 	void aLeaseRunOutWhileTheMasterIsStoppedIsLostAtItsDeadlineWithinATick() throws Exception {
 		Duration lease = Duration.ofSeconds(1);
-		List<Long> reportedAt = new CopyOnWriteArrayList<>();
-		RedisLockEngine holder = new RedisLockEngine(this.firstClient, "distlock", null, (loss) -> {
-			reportedAt.add(System.nanoTime());
-			this.lost.add(loss);
-		});
+		StallLosses losses = new StallLosses(this.lost);
+		RedisLockEngine holder = new RedisLockEngine(this.firstClient, "distlock", null, losses);
 		try {
 			LockHandle held = holder.acquire(new LockRequest("sentinel", "stopped", lease, Duration.ZERO, true, null));
 			long grantedUntil = held.leaseDeadlineNanos();
@@ -123,15 +120,7 @@ class RedisSentinelIntegrationTests {
 			finally {
 				master.resume();
 			}
-			assertThat(loss).as("the loss, reported while the master was stopped").isNotNull();
-			assertThat(loss.key()).isEqualTo("stopped");
-			assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
-			assertThat(held.leaseDeadlineNanos()).as("never renewed").isEqualTo(grantedUntil);
-			assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
-				.isNotNegative()
-				.isLessThan(lease.toNanos() / 3);
-			assertThat(held.isLost()).isTrue();
-			assertThat(held.release()).as("the release of a lost lock").isFalse();
+			losses.assertLostAtItsDeadline(loss, held, grantedUntil, lease);
 		}
 		finally {
 			holder.close();

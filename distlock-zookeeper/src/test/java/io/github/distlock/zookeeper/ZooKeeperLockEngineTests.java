@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,6 +27,7 @@ import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.testsupport.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -175,11 +175,8 @@ class ZooKeeperLockEngineTests {
 		Duration lease = Duration.ofSeconds(1);
 		CuratorFramework client = zooKeeper.newClient(4 * TestZooKeeper.SESSION_TIMEOUT_MS);
 		this.clients.add(client);
-		List<Long> reportedAt = new CopyOnWriteArrayList<>();
-		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client, ZooKeeperLockEngine.DEFAULT_ROOT, (loss) -> {
-			reportedAt.add(System.nanoTime());
-			this.lost.add(loss);
-		});
+		StallLosses losses = new StallLosses(this.lost);
+		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client, ZooKeeperLockEngine.DEFAULT_ROOT, losses);
 		this.engines.add(engine);
 		LockHandle held = engine.acquire(new LockRequest("zk", "gone", lease, Duration.ZERO, true, null));
 		long grantedUntil = held.leaseDeadlineNanos();
@@ -191,15 +188,7 @@ class ZooKeeperLockEngineTests {
 		finally {
 			zooKeeper.server().restart();
 		}
-		assertThat(loss).as("the loss, reported while the server was gone").isNotNull();
-		assertThat(loss.key()).isEqualTo("gone");
-		assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
-		assertThat(held.leaseDeadlineNanos()).as("never confirmed again").isEqualTo(grantedUntil);
-		assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
-			.isNotNegative()
-			.isLessThan(lease.toNanos() / 3);
-		assertThat(held.isLost()).isTrue();
-		assertThat(held.release()).as("the release of a lost lock").isFalse();
+		losses.assertLostAtItsDeadline(loss, held, grantedUntil, lease);
 		assertThat(this.lost.poll(300, TimeUnit.MILLISECONDS)).as("reported once").isNull();
 	}
 
