@@ -25,8 +25,11 @@ public final class WorkerProcess implements AutoCloseable {
 		this.process = process;
 	}
 
-	/** Starts a worker with one client of the named system and waits until it is connected. */
-	public static WorkerProcess start(String system, String host, int port, LockSettings locks, Duration timeout) {
+	/**
+	 * Starts a worker with one client of the named system, without waiting for it: several start side by side, and
+	 * each is then {@linkplain #awaitReady awaited}.
+	 */
+	public static WorkerProcess launch(String system, String host, int port, LockSettings locks) {
 		List<String> arguments = new ArrayList<>();
 		arguments.add("-Xmx256m");
 		String classPath = System.getProperty("java.class.path");
@@ -41,15 +44,18 @@ public final class WorkerProcess implements AutoCloseable {
 		}
 		arguments.addAll(List.of(BenchmarkMain.WORKER, system, host, String.valueOf(port),
 				String.valueOf(locks.lease().toMillis()), String.valueOf(locks.waitTime().toMillis())));
-		WorkerProcess worker = new WorkerProcess(JavaProcess.startJava(arguments));
+		return new WorkerProcess(JavaProcess.startJava(arguments));
+	}
+
+	/** Waits until the worker is connected; a worker that is not in time is stopped. */
+	public void awaitReady(Duration timeout) {
 		try {
-			worker.awaitLine(ContendedWorker.READY, timeout);
+			awaitLine(ContendedWorker.READY, timeout);
 		}
 		catch (RuntimeException ex) {
-			worker.process.close();
+			this.process.close();
 			throw ex;
 		}
-		return worker;
 	}
 
 	/** The benchmark's executable jar, run with {@code java -jar}: its classes are nested, not on the class path. */

@@ -32,7 +32,7 @@ final class InterleavedRounds {
 	static void run(BenchmarkContext context, String scenario, Duration roundTime, Measurement measurement) {
 		List<LockSystem> systems = new ArrayList<>();
 		for (LockSystem system : context.systems()) {
-			if (context.attempt(scenario, system,
+			if (context.attemptRound(scenario, system,
 					() -> measurement.measure(system, context.settings().warmup()))) {
 				systems.add(system);
 			}
@@ -43,7 +43,8 @@ final class InterleavedRounds {
 			for (int i = 0; i < systems.size(); i++) {
 				LockSystem system = systems.get((i + round) % systems.size());
 				int number = round + 1;
-				context.attempt(scenario, system, () -> {
+				// A round records its metrics only once it has them all, so a failed one can run again.
+				context.attemptRound(scenario, system, () -> {
 					Map<String, Double> metrics = measurement.measure(system, roundTime);
 					metrics.forEach((metric, value) -> series.computeIfAbsent(system, (s) -> new LinkedHashMap<>())
 						.computeIfAbsent(metric, (m) -> new Series())

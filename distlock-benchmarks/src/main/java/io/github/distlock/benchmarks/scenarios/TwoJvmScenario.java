@@ -81,13 +81,23 @@ public final class TwoJvmScenario implements Scenario {
 		}
 	}
 
+	/** Both JVMs start side by side: most of this scenario's time in a short run is JVMs starting. */
 	private List<WorkerProcess> start(BenchmarkContext context, LockSystem system) {
 		List<WorkerProcess> pair = new ArrayList<>();
-		for (int i = 0; i < JVMS; i++) {
-			pair.add(WorkerProcess.start(system.name(), context.redis().host(), context.redis().port(),
-					context.settings().locks(), Duration.ofMinutes(2)));
+		try {
+			for (int i = 0; i < JVMS; i++) {
+				pair.add(WorkerProcess.launch(system.name(), context.redis().host(), context.redis().port(),
+						context.settings().locks()));
+			}
+			for (WorkerProcess worker : pair) {
+				worker.awaitReady(Duration.ofMinutes(2));
+			}
+			return pair;
 		}
-		return pair;
+		catch (RuntimeException ex) {
+			pair.forEach(WorkerProcess::close);
+			throw ex;
+		}
 	}
 
 	private Map<String, Double> measure(BenchmarkContext context, List<WorkerProcess> pair, Duration time) {

@@ -45,6 +45,11 @@ public final class AnnotatedLockSystem extends LockSystem {
 	}
 
 	@Override
+	public boolean isDistlock() {
+		return true;
+	}
+
+	@Override
 	protected LockClient newClient(int index) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(AnnotatedApplication.class)
 			.web(WebApplicationType.NONE)

@@ -31,6 +31,11 @@ public final class EngineLockSystem extends LockSystem {
 	}
 
 	@Override
+	public boolean isDistlock() {
+		return true;
+	}
+
+	@Override
 	protected LockClient newClient(int index) {
 		return new EngineClient(Redisson.create(RedissonConfigs.distlockClient(this.url)), this.settings);
 	}

@@ -21,6 +21,11 @@ public abstract class LockSystem implements AutoCloseable {
 		return this.name;
 	}
 
+	/** Whether this is distlock's own system, judged on every run, rather than a peer library it is compared with. */
+	public boolean isDistlock() {
+		return false;
+	}
+
 	/** Client number {@code index}; clients with different numbers share nothing but the Redis server. */
 	public final LockClient client(int index) {
 		return this.clients.computeIfAbsent(index, this::newClient);
