@@ -130,7 +130,7 @@ final class Acquirer {
 				}
 				if (failure.isRefusal()) {
 					// The refused attempt created nothing; an earlier one given up may have.
-					abandon(attempt.queue, sent.subList(0, sent.size() - 1), lease);
+					abandon(attempt.queue, sent.subList(0, Math.max(0, sent.size() - 1)), lease);
 					throw attempt.refused(failure, cause);
 				}
 				// Each join may have created its key, or may yet.
