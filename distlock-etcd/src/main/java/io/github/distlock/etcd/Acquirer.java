@@ -3,8 +3,9 @@ package io.github.distlock.etcd;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +29,8 @@ import io.github.distlock.engine.LockRequest;
  * that gives up deletes its key before it returns; one that is interrupted leaves that to the background.
  * <p>
  * etcd that cannot be reached is tried again within the wait time, since another member may answer the next call;
- * etcd that refuses (credentials, permission) fails the call at once, as waiting will not cure it. Waiting is on
+ * a call with no answer within an election timeout is sent again ({@link CallAttempts}), since the leader it went to
+ * may have died and a new one may answer; etcd that refuses (credentials, permission) fails the call at once, as waiting will not cure it. Waiting is on
  * {@link CompletableFuture}s, so a virtual thread waiting for a lock does not pin its carrier.
  */
 final class Acquirer {
@@ -38,6 +40,16 @@ final class Acquirer {
 
 	/** How often an acquisition joins again because its lease was found gone, beyond its wait time. */
 	private static final int LEASE_RETRIES = 2;
+
+	/**
+	 * Joins one acquisition sends at most before it pauses and joins afresh: each marks the earlier ones abandoned in
+	 * its transaction (two operations each), which etcd allows 128 operations by default.
+	 */
+	private static final int MAX_JOIN_ATTEMPTS = 32;
+
+	/** The join that was answered: its holder, where its key stands, and when it was sent. */
+	private record Joined(String holder, LockQueue.Place place, long sentAtNanos) {
+	}
 
 	/** Where one acquisition's key is and what it got. */
 	record Granted(ByteSequence ownKey, String holder, InstanceLease lease, long token, long grantedAtNanos) {
@@ -55,6 +67,8 @@ final class Acquirer {
 
 	private final Duration timeout;
 
+	private final CallAttempts attempts;
+
 	private final String instanceId;
 
 	private final AtomicLong acquisitions = new AtomicLong();
@@ -63,15 +77,17 @@ final class Acquirer {
 
 	/**
 	 * @param timeout how long one call to etcd may take beyond the caller's wait time
+	 * @param attempts how a call is repeated when its attempt gets no answer in time (a leader that died)
 	 */
 	Acquirer(LockQueue queue, LockKeys keys, LeaseKeeper leases, KeyCleaner cleaner, StandingRefusal refusal,
-			Duration timeout) {
+			Duration timeout, CallAttempts attempts) {
 		this.queue = queue;
 		this.keys = keys;
 		this.leases = leases;
 		this.cleaner = cleaner;
 		this.refusal = refusal;
 		this.timeout = timeout;
+		this.attempts = attempts;
 		byte[] id = new byte[8];
 		new SecureRandom().nextBytes(id);
 		this.instanceId = HexFormat.of().formatHex(id);
@@ -92,19 +108,19 @@ final class Acquirer {
 		int leaseRetries = 0;
 		while (true) {
 			InstanceLease lease = attempt.lease();
-			String holder = newHolder();
-			long sentAt = System.nanoTime();
-			LockQueue.Place place;
+			List<String> sent = new CopyOnWriteArrayList<>();
+			CompletableFuture<Joined> joining = join(attempt, lease, sent);
+			Joined joined;
 			try {
-				place = this.queue.join(attempt.queue, holder, lease.id()).get(attempt.callBound(),
-						TimeUnit.NANOSECONDS);
+				joined = joining.get();
 				this.refusal.succeeded();
 			}
 			catch (InterruptedException ex) {
-				this.cleaner.abandon(attempt.queue, holder, lease);
+				// Attempts may still be on their way: once the last one is settled, none of them leaves a key.
+				joining.whenComplete((done, failure) -> abandon(attempt.queue, sent, lease));
 				throw ex;
 			}
-			catch (ExecutionException | TimeoutException ex) {
+			catch (ExecutionException ex) {
 				Throwable cause = unwrap(ex);
 				EtcdFailure failure = EtcdFailure.of(cause);
 				if (failure.kind() == EtcdFailure.Kind.LEASE_GONE && leaseRetries++ < LEASE_RETRIES) {
@@ -113,20 +129,48 @@ final class Acquirer {
 					continue;
 				}
 				if (failure.isRefusal()) {
+					// The refused attempt created nothing; an earlier one given up may have.
+					abandon(attempt.queue, sent.subList(0, Math.max(0, sent.size() - 1)), lease);
 					throw attempt.refused(failure, cause);
 				}
-				// The join may have created the key, or may yet.
-				this.cleaner.abandon(attempt.queue, holder, lease);
+				// Each join may have created its key, or may yet.
+				abandon(attempt.queue, sent, lease);
 				attempt.pauseOrFail(failure, cause);
 				continue;
 			}
-			Granted granted = awaitTurn(attempt, holder, lease, place, sentAt);
+			Granted granted = awaitTurn(attempt, joined.holder(), lease, joined.place(), joined.sentAtNanos());
 			if (granted != null) {
 				return granted;
 			}
 			if (attempt.remainingNanos() <= 0) {
 				throw attempt.busy();
 			}
+		}
+	}
+
+	/**
+	 * Joins the queue, in attempts (see {@link CallAttempts}). A join is not repeated as it was: should the attempt
+	 * given up create its key after the acquisition is over, that key would hold the lock for as long as the
+	 * instance lives. So each attempt is a new holder, and its transaction marks every earlier holder of this
+	 * acquisition abandoned and deletes its key: whichever reaches etcd first, no earlier key survives the answered
+	 * attempt, and an earlier attempt that comes after it creates nothing.
+	 * @param sent where each holder sent is added, in order, for the caller to abandon should the join fail
+	 */
+	private CompletableFuture<Joined> join(Attempt attempt, InstanceLease lease, List<String> sent) {
+		return this.attempts.call((n) -> {
+			String holder = newHolder();
+			List<String> earlier = List.copyOf(sent);
+			sent.add(holder);
+			long sentAt = System.nanoTime();
+			return this.queue.join(attempt.queue, holder, lease.id(), earlier)
+				.thenApply((place) -> new Joined(holder, place, sentAt));
+		}, attempt.callBound(), MAX_JOIN_ATTEMPTS);
+	}
+
+	/** Makes sure that none of these joins leaves a key behind, in the background. */
+	private void abandon(ByteSequence queue, List<String> holders, InstanceLease lease) {
+		for (String holder : holders) {
+			this.cleaner.abandon(queue, holder, lease);
 		}
 	}
 
@@ -167,13 +211,15 @@ final class Acquirer {
 			long lookedAt = System.nanoTime();
 			LockQueue.Look look;
 			try {
-				look = this.queue.look(attempt.queue, holder, token).get(attempt.callBound(), TimeUnit.NANOSECONDS);
+				// A read: repeated as it is.
+				look = this.attempts.call((n) -> this.queue.look(attempt.queue, holder, token), attempt.callBound())
+					.get();
 			}
 			catch (InterruptedException ex) {
 				this.cleaner.leave(own, token, lease);
 				throw ex;
 			}
-			catch (ExecutionException | TimeoutException ex) {
+			catch (ExecutionException ex) {
 				Throwable cause = unwrap(ex);
 				EtcdFailure failure = EtcdFailure.of(cause);
 				if (failure.isRefusal() || attempt.remainingNanos() <= 0) {
@@ -224,13 +270,14 @@ final class Acquirer {
 			return;
 		}
 		try {
-			this.queue.leave(own, token).get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+			// Deletes only the key of this token: repeated as it is.
+			this.attempts.call((n) -> this.queue.leave(own, token), this.timeout.toNanos()).get();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			this.cleaner.leave(own, token, lease);
 		}
-		catch (ExecutionException | TimeoutException ex) {
+		catch (ExecutionException ex) {
 			this.cleaner.leave(own, token, lease);
 		}
 	}
@@ -246,12 +293,7 @@ final class Acquirer {
 	}
 
 	private static Throwable unwrap(Throwable failure) {
-		Throwable cause = failure;
-		while ((cause instanceof ExecutionException || cause instanceof CompletionException)
-				&& cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
+		return CallAttempts.unwrap(failure);
 	}
 
 	/** One call to acquire: its lock, its clock, and how it fails. */

@@ -84,6 +84,13 @@ import io.github.distlock.engine.support.LostLocks;
  * default makes calls wait for a connection ({@code waitForReady}): an unreachable etcd then shows only as no answer in
  * time. A client built with {@code waitForReady(false)} fails such calls at once, and {@link #describeFailure} names
  * the cause.
+ * <p>
+ * <b>A leader that dies.</b> A member holds a call meant for a dead leader until its own request timeout, longer than
+ * {@link #CALL_TIMEOUT}. So a call with no answer within the cluster's election timeout (given to the constructor;
+ * etcd's default otherwise) is sent again, and reaches the new leader about an election after the old one died
+ * ({@link CallAttempts}). Reads, releases and the deletions left to the background are sent again as they are; a
+ * join is sent again as a new key, which deletes and bars the keys of the joins before it. Within a lock's lease
+ * deadline: the deadline still decides a loss, answer or not. The grant of the instance's lease is not repeated.
  */
 public final class EtcdLockEngine implements ObservableLockEngine, CheckableLockEngine, AutoCloseable {
 
@@ -96,6 +103,12 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	/** How long one call to etcd may take before it counts as failed (beyond a caller's wait time). */
 	public static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
+	/**
+	 * etcd's default election timeout ({@code --election-timeout}): how long one attempt of a call may take before
+	 * it is sent again, unless the engine is told the cluster's own.
+	 */
+	public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
+
 	/** Locks one confirmation carries at most: etcd's default limit of operations in one transaction. */
 	private static final int CONFIRMATION_BATCH = 128;
 
@@ -105,6 +118,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	private static final Log logger = LogFactory.getLog(EtcdLockEngine.class);
 
 	private final KV kv;
+
+	/** Sends a call again when an attempt gets no answer within an election timeout: its leader may have died. */
+	private final CallAttempts attempts;
 
 	private final LockKeys keys;
 
@@ -133,6 +149,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	private volatile boolean closed;
 
 	/**
+	 * An engine for a cluster with etcd's default election timeout ({@link #DEFAULT_ELECTION_TIMEOUT}).
 	 * @param client a jetcd client; the engine uses its KV, lease and watch clients, and does not close it
 	 * @param root the prefix under which every lock's key lives, such as {@link #DEFAULT_ROOT}
 	 * @param leaseTtl the time to live of the instance's lease, in whole seconds (at least one; etcd may raise it to
@@ -140,11 +157,31 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 * @param lostListener told of every lock lost while held
 	 */
 	public EtcdLockEngine(Client client, String root, Duration leaseTtl, LockLostListener lostListener) {
+		this(client, root, leaseTtl, DEFAULT_ELECTION_TIMEOUT, lostListener);
+	}
+
+	/**
+	 * @param client a jetcd client; the engine uses its KV, lease and watch clients, and does not close it
+	 * @param root the prefix under which every lock's key lives, such as {@link #DEFAULT_ROOT}
+	 * @param leaseTtl the time to live of the instance's lease, in whole seconds (at least one; etcd may raise it to
+	 * its minimum): how long a crashed instance keeps its locks at most
+	 * @param electionTimeout the cluster's election timeout ({@code --election-timeout}): a call with no answer
+	 * within it is sent again, as its leader may have died and the survivors elect a new one in about that time
+	 * (at least 100 ms)
+	 * @param lostListener told of every lock lost while held
+	 */
+	public EtcdLockEngine(Client client, String root, Duration leaseTtl, Duration electionTimeout,
+			LockLostListener lostListener) {
 		Objects.requireNonNull(client, "client");
 		Objects.requireNonNull(leaseTtl, "leaseTtl");
+		Objects.requireNonNull(electionTimeout, "electionTimeout");
 		if (leaseTtl.isNegative() || leaseTtl.isZero()) {
 			throw new IllegalArgumentException("leaseTtl must be positive: " + leaseTtl);
 		}
+		if (electionTimeout.isNegative() || electionTimeout.isZero()) {
+			throw new IllegalArgumentException("electionTimeout must be positive: " + electionTimeout);
+		}
+		this.attempts = new CallAttempts(electionTimeout);
 		this.lostLocks = new LostLocks(EtcdLockEngine.class, this.statistics,
 				Objects.requireNonNull(lostListener, "lostListener"));
 		this.kv = client.getKVClient();
@@ -153,8 +190,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		this.events = newEventsThread();
 		long ttlSeconds = Math.max(1, (leaseTtl.toMillis() + 999) / 1000);
 		this.leases = new LeaseKeeper(client.getLeaseClient(), ttlSeconds, this.events, this::leaseEnded);
-		this.cleaner = new KeyCleaner(this.queue, this.events, CALL_TIMEOUT);
-		this.acquirer = new Acquirer(this.queue, this.keys, this.leases, this.cleaner, this.refusal, CALL_TIMEOUT);
+		this.cleaner = new KeyCleaner(this.queue, this.events, CALL_TIMEOUT, this.attempts);
+		this.acquirer = new Acquirer(this.queue, this.keys, this.leases, this.cleaner, this.refusal, CALL_TIMEOUT,
+				this.attempts);
 		this.watchdog = new LeaseWatchdog<>("distlock-etcd-watchdog", CONFIRMATION_BATCH, this::confirm,
 				EtcdFailure::isRefusal, this::lost, this.statistics);
 	}
@@ -217,15 +255,16 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		handle.stopWatching();
 		boolean deleted;
 		try {
-			deleted = this.queue.leave(handle.ownKey, handle.token())
-				.get(CALL_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+			deleted = this.attempts.call((n) -> this.queue.leave(handle.ownKey, handle.token())
+				.thenApply((left) -> left || (n > 0 && !instanceLeaseRanOut(handle.lease))), CALL_TIMEOUT.toNanos())
+				.get();
 			this.refusal.succeeded();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw notReleased(handle, ex);
 		}
-		catch (ExecutionException | TimeoutException ex) {
+		catch (ExecutionException ex) {
 			throw notReleased(handle, (ex.getCause() != null) ? ex.getCause() : ex);
 		}
 		if (deleted) {
@@ -243,6 +282,15 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		}
 		return false;
 	}
+
+	/*
+	 * The release deletes the key only if it still has this lock's token, so it is repeated as it is: no other key
+	 * ever gets that create revision. A repeat that finds the key gone cannot tell an earlier attempt that deleted it
+	 * (unanswered) from a deletion by someone else. While the instance's lease lives, no one else deletes it but an
+	 * operator (the engine itself deletes a lock's key only once it reported it lost, and then there is no release);
+	 * so the repeat counts as the release. Only an operator's deletion during that very release, in the seconds a
+	 * leader takes to fail over, goes unreported: the owner was giving the lock up then anyway.
+	 */
 
 	/** A release that got no answer: the key is deleted in the background, as it would hold the lock otherwise. */
 	private LockStoreException notReleased(EtcdLockHandle handle, Throwable cause) {
@@ -324,14 +372,15 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	/** One read of the key: whether it is still this acquisition's, or null when etcd gave no answer in time. */
 	private Boolean stillOwned(EtcdLockHandle handle) {
 		try {
-			return this.queue.stillOwned(handle.ownKey, handle.token()).get(CALL_TIMEOUT.toNanos(),
-					TimeUnit.NANOSECONDS);
+			// A read: repeated as it is.
+			return this.attempts.call((n) -> this.queue.stillOwned(handle.ownKey, handle.token()),
+					CALL_TIMEOUT.toNanos()).get();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return null;
 		}
-		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+		catch (ExecutionException | RuntimeException ex) {
 			return null;
 		}
 	}
@@ -340,15 +389,15 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 * The watchdog's renewal: one read-only transaction that finds whether every lock's key is still there. A lock
 	 * whose lease has ended counts as not there: its key is gone, or going. The watchdog waits for the answer, so it
 	 * waits no longer than the earliest lease deadline among the locks: past it, that lock must be declared lost,
-	 * answer or not.
+	 * answer or not. Within that, the read is sent again when an attempt gets no answer within an election timeout.
 	 */
 	private CompletionStage<List<Boolean>> confirm(List<EtcdLockHandle> handles, List<Long> ttlMillis) {
 		List<ByteSequence> owns = handles.stream().map((handle) -> handle.ownKey).toList();
 		List<Long> tokens = handles.stream().map(EtcdLockHandle::token).toList();
 		long patience = LeasedLockHandle.patienceNanos(handles, System.nanoTime(), CALL_TIMEOUT.toNanos());
 		try {
-			return this.queue.stillOwned(owns, tokens)
-				.orTimeout(patience, TimeUnit.NANOSECONDS)
+			// A read: repeated as it is, within the patience.
+			return this.attempts.call((n) -> this.queue.stillOwned(owns, tokens), patience)
 				.thenApply((owned) -> IntStream.range(0, handles.size())
 					.mapToObj((i) -> owned.get(i) && !handles.get(i).lease.isEnded())
 					.toList());

@@ -27,10 +27,17 @@ final class KeyCleaner {
 
 	private final Duration timeout;
 
-	KeyCleaner(LockQueue queue, ScheduledExecutorService events, Duration timeout) {
+	private final CallAttempts attempts;
+
+	/**
+	 * @param timeout how long one deletion may take before it is tried again after a pause
+	 * @param attempts how a deletion is sent again when an attempt gets no answer in time (a leader that died)
+	 */
+	KeyCleaner(LockQueue queue, ScheduledExecutorService events, Duration timeout, CallAttempts attempts) {
 		this.queue = queue;
 		this.events = events;
 		this.timeout = timeout;
+		this.attempts = attempts;
 	}
 
 	/** Deletes the key if it is still the one created with this token. */
@@ -47,17 +54,13 @@ final class KeyCleaner {
 		if (lease.isEnded()) {
 			return;
 		}
-		CompletableFuture<?> call;
-		try {
-			call = deletion.get();
-		}
-		catch (RuntimeException ex) {
-			// A closed client: the engine is closing, and revokes the lease.
-			return;
-		}
-		call.orTimeout(this.timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((done, failure) -> {
+		// Both deletions may take effect any number of times, in any order: repeated as they are.
+		CompletableFuture<?> call = this.attempts.call((n) -> deletion.get(), this.timeout.toNanos());
+		call.whenComplete((done, failure) -> {
 			if (failure == null || lease.isEnded()
-					|| EtcdFailure.of(failure).kind() == EtcdFailure.Kind.LEASE_GONE) {
+					|| EtcdFailure.of(failure).kind() == EtcdFailure.Kind.LEASE_GONE
+					|| EtcdFailure.of(failure).kind() == EtcdFailure.Kind.CLOSED) {
+				// A closed client: the engine is closing, and revokes the lease.
 				return;
 			}
 			try {

@@ -1,5 +1,6 @@
 package io.github.distlock.etcd;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -59,10 +60,13 @@ final class LockQueue {
 
 	/**
 	 * Creates the acquisition's key at the end of the queue: one write.
+	 * @param abandoned earlier holders of the same acquisition whose joins got no answer in time: in the same
+	 * transaction each is marked abandoned (attached to the same lease) and its key deleted, before the new key is
+	 * created, so that none of them queues ahead of it now or later (see {@link #abandon})
 	 * @return its create revision (the fencing token), the revision read, and the key just ahead, null when the key
 	 * is first (it holds the lock)
 	 */
-	CompletableFuture<Place> join(ByteSequence queue, String holder, long leaseId) {
+	CompletableFuture<Place> join(ByteSequence queue, String holder, long leaseId, List<String> abandoned) {
 		ByteSequence own = LockKeys.member(queue, holder);
 		GetOption newestTwo = GetOption.builder()
 			.isPrefix(true)
@@ -71,10 +75,17 @@ final class LockQueue {
 			.withLimit(2)
 			.withKeysOnly(true)
 			.build();
+		List<Op> ops = new ArrayList<>();
+		for (String earlier : abandoned) {
+			ops.add(Op.put(this.keys.abandoned(earlier), ByteSequence.EMPTY,
+					PutOption.builder().withLeaseId(leaseId).build()));
+			ops.add(Op.delete(LockKeys.member(queue, earlier), DeleteOption.DEFAULT));
+		}
+		ops.add(Op.put(own, LockKeys.bytes(holder), PutOption.builder().withLeaseId(leaseId).build()));
+		ops.add(Op.get(queue, newestTwo));
 		return this.kv.txn()
 			.If(new Cmp(this.keys.abandoned(holder), Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-			.Then(Op.put(own, LockKeys.bytes(holder), PutOption.builder().withLeaseId(leaseId).build()),
-					Op.get(queue, newestTwo))
+			.Then(ops.toArray(Op[]::new))
 			.commit()
 			.thenApply((response) -> place(response, own));
 	}
@@ -83,7 +94,8 @@ final class LockQueue {
 		if (!response.isSucceeded()) {
 			throw new IllegalStateException("The acquisition was abandoned before its key was created");
 		}
-		List<KeyValue> newest = response.getGetResponses().get(0).getKvs();
+		List<GetResponse> reads = response.getGetResponses();
+		List<KeyValue> newest = reads.get(reads.size() - 1).getKvs();
 		if (newest.isEmpty() || !newest.get(0).getKey().equals(own)) {
 			throw new IllegalStateException("The new key is not the newest of its queue");
 		}

@@ -36,6 +36,15 @@ import io.github.distlock.testsupport.HostBinary;
  */
 public final class TestEtcd implements AutoCloseable {
 
+	/**
+	 * The members' election timeout ({@code --election-timeout}): a follower that hears no leader for this long (etcd
+	 * draws it between once and twice this) campaigns. Engines on these clusters are told it.
+	 */
+	static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
+
+	/** The leader's heartbeat ({@code --heartbeat-interval}): a tenth of the election timeout, as etcd advises. */
+	private static final Duration HEARTBEAT = Duration.ofMillis(50);
+
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
 	private static final int START_ATTEMPTS = 3;
@@ -137,6 +146,11 @@ public final class TestEtcd implements AutoCloseable {
 
 	private static Client newClient(String[] endpoints, UnaryOperator<ClientBuilder> adjust) {
 		return adjust.apply(Client.builder().endpoints(endpoints)).build();
+	}
+
+	/** A client of these members only: its calls reach the cluster through them. */
+	Client newClientOf(List<Node> members) {
+		return newClient(members.stream().map(Node::clientUrl).toArray(String[]::new), UnaryOperator.identity());
 	}
 
 	/** The client endpoint of each member, in order. */
@@ -262,6 +276,10 @@ public final class TestEtcd implements AutoCloseable {
 			}
 		}
 
+		String name() {
+			return this.name;
+		}
+
 		String clientUrl() {
 			return "http://127.0.0.1:" + this.clientPort;
 		}
@@ -278,7 +296,8 @@ public final class TestEtcd implements AutoCloseable {
 					"--advertise-client-urls", clientUrl(), "--listen-peer-urls", peerUrl(),
 					"--initial-advertise-peer-urls", peerUrl(), "--initial-cluster", initialCluster,
 					"--initial-cluster-state", "new", "--initial-cluster-token", token,
-					"--heartbeat-interval", "50", "--election-timeout", "500", "--logger", "zap", "--log-outputs",
+					"--heartbeat-interval", String.valueOf(HEARTBEAT.toMillis()), "--election-timeout",
+					String.valueOf(ELECTION_TIMEOUT.toMillis()), "--logger", "zap", "--log-outputs",
 					"stderr", "--log-level", "warn");
 			this.command = command;
 			launch();
