@@ -531,6 +531,13 @@ public class DistLockProperties {
 		 */
 		private Duration connectTimeout = Duration.ofSeconds(5);
 
+		/**
+		 * The cluster's election timeout (etcd's --election-timeout): a call with no answer within it is sent again,
+		 * as the leader it went to may have died and a new one may answer.
+		 */
+		// etcd's default, as EtcdLockEngine.DEFAULT_ELECTION_TIMEOUT (not referred to: the etcd engine is optional).
+		private Duration electionTimeout = Duration.ofSeconds(1);
+
 		public List<String> getEndpoints() {
 			return this.endpoints;
 		}
@@ -577,6 +584,14 @@ public class DistLockProperties {
 
 		public void setConnectTimeout(Duration connectTimeout) {
 			this.connectTimeout = DurationSettings.positive("distlock.etcd.connect-timeout", connectTimeout);
+		}
+
+		public Duration getElectionTimeout() {
+			return this.electionTimeout;
+		}
+
+		public void setElectionTimeout(Duration electionTimeout) {
+			this.electionTimeout = DurationSettings.positive("distlock.etcd.election-timeout", electionTimeout);
 		}
 
 	}

@@ -51,7 +51,7 @@ public final class EtcdLockEngineAutoConfiguration {
 					+ "distlock.etcd.endpoints to make its own");
 		}
 		DistLockProperties.Etcd etcd = properties.getEtcd();
-		EtcdLockEngine engine = new EtcdLockEngine(client, etcd.getRoot(), etcd.getLeaseTtl(),
+		EtcdLockEngine engine = new EtcdLockEngine(client, etcd.getRoot(), etcd.getLeaseTtl(), etcd.getElectionTimeout(),
 				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
 		try {
 			check(engine, store(etcd), etcd.getConnectTimeout());

@@ -132,6 +132,21 @@ class EtcdLockEngineAutoConfigurationTests {
 	}
 
 	@Test
+	void theElectionTimeoutDefaultsToTheEnginesAndATunedOneStillLocks() {
+		// The property's default is written out for the metadata (the etcd engine is optional there): it must stay etcd's.
+		assertThat(new DistLockProperties().getEtcd().getElectionTimeout())
+			.isEqualTo(EtcdLockEngine.DEFAULT_ELECTION_TIMEOUT);
+		this.etcdOnly.withPropertyValues(as("locker", PASSWORD))
+			.withPropertyValues("distlock.etcd.election-timeout=250ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Orders orders = context.getBean(Orders.class);
+				long first = orders.pay("order-2", new CountDownLatch(1), new CountDownLatch(0));
+				assertThat(orders.pay("order-2", new CountDownLatch(1), new CountDownLatch(0))).isGreaterThan(first);
+			});
+	}
+
+	@Test
 	void withSeveralEnginesTheBackendPropertyChooses() {
 		this.bothEngines.withPropertyValues(as("locker", PASSWORD))
 			.withPropertyValues("distlock.backend=etcd")

@@ -25,6 +25,7 @@ class PropertyValidationTests {
 			"distlock.redlock.node-timeout, 0ms, longer than zero", "distlock.redlock.retry-delay, -5ms, not be negative",
 			"distlock.jdbc.poll-interval, 0ms, longer than zero", "distlock.jdbc.statement-timeout, -1s, longer than zero",
 			"distlock.etcd.lease-ttl, 0s, longer than zero", "distlock.etcd.connect-timeout, 0s, longer than zero",
+			"distlock.etcd.election-timeout, 0ms, longer than zero",
 			"distlock.zookeeper.session-timeout, 0s, longer than zero",
 			"distlock.zookeeper.connection-timeout, -1s, longer than zero" })
 	void aBadValueFailsStartUpNamingTheProperty(String property, String value, String reason) {
