@@ -25,7 +25,7 @@ import java.lang.annotation.Target;
  * public void pay(Order order) { ... }
  * }</pre>
  *
- * <h3>Composed annotations</h3>
+ * <h2>Composed annotations</h2>
  * The annotation may be used as a meta-annotation, with {@link org.springframework.core.annotation.AliasFor} to
  * rename or expose its attributes:
  *
@@ -47,7 +47,7 @@ import java.lang.annotation.Target;
  * two composed annotations) fails start-up. An annotation on a method overriding one that is annotated replaces
  * it.
  *
- * <h3>Defaults for a class</h3>
+ * <h2>Defaults for a class</h2>
  * This annotation is never placed on a type (a composed annotation that carries it on a type fails start-up): it
  * would be unclear which methods it locks. {@link DistributedLockConfig} on a class supplies defaults to the
  * locked methods of that class instead, as Spring's {@code @CacheConfig} does for caching. An attribute set on the
