@@ -26,19 +26,14 @@ class BomTests {
 	private static final Set<String> NOT_LIBRARIES = Set.of("distlock-bom", "distlock-sample-app",
 			"distlock-benchmarks", "distlock-torture");
 
-	private static final Path ROOT = Path.of("..");
+	static final Path ROOT = Path.of("..");
 
 	@Test
 	void theBomManagesEveryLibraryModuleAtTheBuildsVersionAndNothingElse() throws Exception {
 		Document build = read(ROOT.resolve("pom.xml"));
 		Document bom = read(ROOT.resolve("distlock-bom/pom.xml"));
 
-		List<String> libraries = new ArrayList<>();
-		for (String module : texts(build.getDocumentElement(), "modules", "module")) {
-			if (!NOT_LIBRARIES.contains(module)) {
-				libraries.add(module);
-			}
-		}
+		List<String> libraries = libraryModules();
 		assertThat(libraries).as("library modules of the build").hasSizeGreaterThan(5);
 
 		Element managed = child(child(bom.getDocumentElement(), "dependencyManagement"), "dependencies");
@@ -52,6 +47,17 @@ class BomTests {
 		assertThat(text(bom.getDocumentElement(), "version")).as("the BOM's version")
 			.isEqualTo(text(build.getDocumentElement(), "version"));
 		assertThat(child(bom.getDocumentElement(), "parent")).as("a parent would hand its own management on").isNull();
+	}
+
+	/** The build's library modules, the ones published: every module but the BOM, the sample and the harnesses. */
+	static List<String> libraryModules() throws Exception {
+		List<String> libraries = new ArrayList<>();
+		for (String module : texts(read(ROOT.resolve("pom.xml")).getDocumentElement(), "modules", "module")) {
+			if (!NOT_LIBRARIES.contains(module)) {
+				libraries.add(module);
+			}
+		}
+		return libraries;
 	}
 
 	private static Document read(Path pom) throws Exception {
