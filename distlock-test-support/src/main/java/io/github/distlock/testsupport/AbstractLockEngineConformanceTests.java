@@ -156,12 +156,15 @@ public abstract class AbstractLockEngineConformanceTests extends EngineSuiteSupp
 	@Test
 	void theWatchdogKeepsALockPastItsLease() throws Exception {
 		LockEngine engine = engine();
-		LockHandle held = engine.acquire(new LockRequest("conformance", "renewed", Duration.ofMillis(300),
-				Duration.ZERO, true, null));
+		// A renewal every third of the lease leaves two thirds of it for the watchdog thread to be scheduled: 300 ms
+		// left too little on a 2-core machine running two builds and a torture run (load 13), where the holder lost
+		// the lock (and said so). A second lease leaves 667 ms; the lock is watched for two leases.
+		Duration lease = Duration.ofSeconds(1);
+		LockHandle held = engine.acquire(new LockRequest("conformance", "renewed", lease, Duration.ZERO, true, null));
 		// One other instance, made before the loop: a new engine per try (new clients, threads and connections each
 		// time) loaded the machine enough to starve the holder's watchdog past a 300 ms lease on CI.
 		LockEngine other = engine();
-		long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+		long until = System.nanoTime() + lease.multipliedBy(2).toNanos();
 		while (System.nanoTime() < until) {
 			assertThat(lockExists("conformance", "renewed")).isTrue();
 			assertThatExceptionOfType(LockAcquisitionException.class)
