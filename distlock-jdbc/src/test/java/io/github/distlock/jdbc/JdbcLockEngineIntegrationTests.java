@@ -222,7 +222,7 @@ class JdbcLockEngineIntegrationTests {
 	}
 
 	/**
-	 * What the README says of the pool: the watchdog's renewals borrow from the application's pool. The application's
+	 * What docs/jdbc.md says of the pool: the watchdog's renewals borrow from the application's pool. The application's
 	 * own work takes every connection the pool has: for a third of a lease that costs nothing (the renewal that could
 	 * not borrow is made at the next tick, within the lease), no false alarm; kept past the lease it costs the lock,
 	 * which is reported lost, and another instance takes it with a greater token.

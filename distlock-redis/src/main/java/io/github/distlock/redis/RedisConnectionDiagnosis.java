@@ -30,7 +30,7 @@ import io.github.distlock.LockStoreConnectionException;
  */
 final class RedisConnectionDiagnosis {
 
-	private static final String ACL_ACTION = "grant the permissions listed in distlock's README, section "
+	private static final String ACL_ACTION = "grant the permissions listed in distlock's docs/operations.md, section "
 			+ "\"Least-privilege Redis user\"";
 
 	private RedisConnectionDiagnosis() {

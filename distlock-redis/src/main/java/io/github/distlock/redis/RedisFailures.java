@@ -86,7 +86,7 @@ final class RedisFailures {
 		return switch (code) {
 			case "NOPERM" -> "The Redis user distlock connects as lacks a permission distlock needs (a command, the key "
 					+ "pattern '" + keyPrefix + ":*' or the channel pattern '" + keyPrefix + ":*'); grant the ACL in "
-					+ "distlock's README, section \"Least-privilege Redis user\".";
+					+ "distlock's docs/operations.md, section \"Least-privilege Redis user\".";
 			case "WRONGTYPE" -> "A key under '" + keyPrefix + ":' holds a value distlock did not write; something else "
 					+ "uses distlock's key prefix: give distlock a prefix of its own (distlock.redis.key-prefix).";
 			case "OOM" -> "Redis has reached maxmemory and, under maxmemory-policy noeviction, refuses every write, "

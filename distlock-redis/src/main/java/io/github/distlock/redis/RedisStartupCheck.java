@@ -175,7 +175,7 @@ public final class RedisStartupCheck {
 			throw new LockStoreConnectionException(store, "Redis did not confirm the subscription of "
 					+ target.user() + " to channel '" + channel + "' within " + timeout.toMillis() + " ms at " + store
 					+ "; the usual cause is an ACL without the channel pattern or the " + command + " command",
-					"Grant the channel pattern and commands listed in distlock's README, section \"Least-privilege "
+					"Grant the channel pattern and commands listed in distlock's docs/operations.md, section \"Least-privilege "
 							+ "Redis user\" (for this prefix, &" + keyPrefix + ":*).",
 					ex);
 		}

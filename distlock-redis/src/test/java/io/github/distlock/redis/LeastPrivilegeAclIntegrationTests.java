@@ -28,7 +28,7 @@ import io.github.distlock.test.RespClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's least-privilege ACL is enough, and every grant in it is needed: with the whole ACL a lock's life
+ * The least-privilege ACL of docs/operations.md is enough, and every grant in it is needed: with the whole ACL a lock's life
  * (start-up checks, acquire, extend, a waiter that gives up, a hand-over, renewal, verification, release) runs
  * without a single refusal; without any one command, key pattern or channel pattern, some step of it is refused
  * with NOPERM. The optional {@code +info} only costs the eviction-policy check.
@@ -51,7 +51,7 @@ class LeastPrivilegeAclIntegrationTests {
 
 	@Test
 	void theWholeAclRunsALocksLifeWithoutARefusal() {
-		redis.grant(LeastPrivilegeRedis.readmeRules());
+		redis.grant(LeastPrivilegeRedis.documentedRules());
 		assertThat(lifecycle()).isEmpty();
 		try (RespClient admin = redis.client()) {
 			assertThat(admin.lockKeys("distlock*")).as("keys left").isEmpty();
@@ -59,7 +59,7 @@ class LeastPrivilegeAclIntegrationTests {
 	}
 
 	static Stream<String> requiredGrants() {
-		return LeastPrivilegeRedis.readmeRules()
+		return LeastPrivilegeRedis.documentedRules()
 			.stream()
 			.filter((rule) -> rule.startsWith("+") || rule.startsWith("~") || rule.startsWith("&"))
 			.filter((rule) -> !rule.equals("+info"));
@@ -68,7 +68,7 @@ class LeastPrivilegeAclIntegrationTests {
 	@ParameterizedTest(name = "without {0}")
 	@MethodSource("requiredGrants")
 	void everyGrantIsNeeded(String grant) {
-		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.documentedRules());
 		rules.remove(grant);
 		redis.grant(rules);
 		try {
@@ -78,7 +78,7 @@ class LeastPrivilegeAclIntegrationTests {
 					"did not confirm the subscription", "still subscribed");
 		}
 		finally {
-			redis.grant(LeastPrivilegeRedis.readmeRules());
+			redis.grant(LeastPrivilegeRedis.documentedRules());
 			try (RespClient admin = redis.client()) {
 				for (String key : admin.keys("distlock*")) {
 					admin.call("DEL", key);
@@ -89,7 +89,7 @@ class LeastPrivilegeAclIntegrationTests {
 
 	@Test
 	void withoutInfoLockingWorksAndTheEvictionPolicyIsUnknown() {
-		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.documentedRules());
 		rules.remove("+info");
 		redis.grant(rules);
 		try {
@@ -105,7 +105,7 @@ class LeastPrivilegeAclIntegrationTests {
 			}
 		}
 		finally {
-			redis.grant(LeastPrivilegeRedis.readmeRules());
+			redis.grant(LeastPrivilegeRedis.documentedRules());
 		}
 	}
 

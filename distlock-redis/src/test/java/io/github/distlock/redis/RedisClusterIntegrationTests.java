@@ -502,16 +502,16 @@ class RedisClusterIntegrationTests {
 		assertThat(this.lost).isEmpty();
 	}
 
-	/** What a least-privileged user needs on a cluster besides the README's ACL, as the README says. */
+	/** What a least-privileged user needs on a cluster besides the documented ACL, as docs/operations.md says. */
 	static final String CLUSTER_GRANTS = "+spublish +ssubscribe +sunsubscribe +cluster|nodes +asking +readonly"
 			+ " +pubsub|numpat +pubsub|shardnumsub";
 
 	@Test
-	void theReadmeAclWithItsClusterGrantsRunsALocksLifeThroughASlotMigration() throws Exception {
-		assertThat(Files.readString(LeastPrivilegeRedis.findReadme())).as("the README names the cluster grants")
+	void theDocumentedAclWithItsClusterGrantsRunsALocksLifeThroughASlotMigration() throws Exception {
+		assertThat(Files.readString(LeastPrivilegeRedis.findAclPage())).as("the operations page names the cluster grants")
 			.contains("`" + CLUSTER_GRANTS + "`");
 		List<Object> grant = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-		grant.addAll(LeastPrivilegeRedis.readmeRules());
+		grant.addAll(LeastPrivilegeRedis.documentedRules());
 		grant.addAll(List.of(CLUSTER_GRANTS.split(" ")));
 		for (RedisProcess master : cluster().currentMasters()) {
 			try (RespClient client = master.client()) {
@@ -521,7 +521,7 @@ class RedisClusterIntegrationTests {
 		}
 		Config config = RedisTestClients.clusterConfig(cluster(), Duration.ofSeconds(2));
 		config.setUsername(LeastPrivilegeRedis.USER);
-		config.setPassword(LeastPrivilegeRedis.readmePassword());
+		config.setPassword(LeastPrivilegeRedis.documentedPassword());
 		RedisStartupCheck.connect(config);
 		RedissonClient client = Redisson.create(config);
 		RedisStartupCheck.verify(client, "distlock", Duration.ofSeconds(2));

@@ -57,7 +57,7 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 	@Order(1)
 	void aRefusedSubscriptionIsMadeOnceAllowedWhileTheLockStaysContended() throws Exception {
 		String lockKey = lockKey("refused");
-		// The README's ACL with the cluster grants but SSUBSCRIBE: the waiter's engine can lock, not subscribe.
+		// The documented ACL with the cluster grants but SSUBSCRIBE: the waiter's engine can lock, not subscribe.
 		Config restricted = leastPrivileged(RedisClusterIntegrationTests.CLUSTER_GRANTS.replace(" +ssubscribe", ""));
 		RedisLockEngine holder = engine(config());
 		RedisLockEngine waiter = engine(restricted);
@@ -215,12 +215,12 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 	}
 
 	/**
-	 * The README's ACL with its cluster grants, on a cluster with replicas: the client connects to every node,
+	 * The documented ACL with its cluster grants, on a cluster with replicas: the client connects to every node,
 	 * replicas included, and a lock's life (a wait, a hand-over, a release) goes by without one refusal on any node.
 	 */
 	@Test
 	@Order(8)
-	void theReadmeClusterGrantsAreRefusedNothingOnAnyNodeReplicasIncluded() throws Exception {
+	void theDocumentedClusterGrantsAreRefusedNothingOnAnyNodeReplicasIncluded() throws Exception {
 		Config restricted = leastPrivileged(RedisClusterIntegrationTests.CLUSTER_GRANTS);
 		RedisStartupCheck.connect(restricted);
 		RedisLockEngine holder = engine(restricted);
@@ -305,12 +305,12 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 	}
 
 	/**
-	 * A client of the distlock user with the README's ACL and the given grants, on every node (ACLs are per node: a
+	 * A client of the distlock user with the documented ACL and the given grants, on every node (ACLs are per node: a
 	 * cluster does not share them), whose refusal logs start empty.
 	 */
 	private Config leastPrivileged(String grants) {
 		List<Object> rules = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-		rules.addAll(LeastPrivilegeRedis.readmeRules());
+		rules.addAll(LeastPrivilegeRedis.documentedRules());
 		rules.addAll(List.of(grants.split(" ")));
 		for (RedisProcess node : cluster().nodes()) {
 			try (RespClient client = node.client()) {
@@ -320,7 +320,7 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 		}
 		Config restricted = config();
 		restricted.setUsername(LeastPrivilegeRedis.USER);
-		restricted.setPassword(LeastPrivilegeRedis.readmePassword());
+		restricted.setPassword(LeastPrivilegeRedis.documentedPassword());
 		return restricted;
 	}
 

@@ -73,12 +73,12 @@ class RedisSentinelIntegrationTests {
 		return client(null);
 	}
 
-	/** A client of the new topology, as {@code user} of the README's ACL when given. */
+	/** A client of the new topology, as {@code user} of the documented ACL when given. */
 	private RedissonClient client(String user) {
 		Config config = new Config();
 		if (user != null) {
 			config.setUsername(user);
-			config.setPassword(LeastPrivilegeRedis.readmePassword());
+			config.setPassword(LeastPrivilegeRedis.documentedPassword());
 		}
 		config.setThreads(4);
 		config.setNettyThreads(4);
@@ -173,16 +173,16 @@ class RedisSentinelIntegrationTests {
 	}
 
 	/**
-	 * The README's least-privilege ACL, set on the master and the replica (ACLs are per server, and the replica is
+	 * The documented least-privilege ACL, set on the master and the replica (ACLs are per server, and the replica is
 	 * the next master), carries a lock's life through Sentinel and across a failover: acquire, a waiter handed the
 	 * lock, renewal, verification or a reported loss, release, and a new lock on the new master, without one
 	 * refusal. The sentinels themselves ask for nothing here; a Sentinel with its own password takes
 	 * {@code spring.data.redis.sentinel.*}.
 	 */
 	@Test
-	void theReadmeAclOnMasterAndReplicaRunsALocksLifeAcrossAFailover() throws Exception {
+	void theDocumentedAclOnMasterAndReplicaRunsALocksLifeAcrossAFailover() throws Exception {
 		List<Object> grant = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-		grant.addAll(LeastPrivilegeRedis.readmeRules());
+		grant.addAll(LeastPrivilegeRedis.documentedRules());
 		for (RedisProcess server : List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica())) {
 			try (RespClient admin = server.client()) {
 				admin.call(grant.toArray());

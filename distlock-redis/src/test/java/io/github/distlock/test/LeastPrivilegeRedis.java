@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A real Redis on which distlock connects as the least-privileged user of the README's section "Least-privilege Redis
- * user", read from the README itself so that the documented ACL is the one tested, with {@code user default off}.
+ * A real Redis on which distlock connects as the least-privileged user of the section "Least-privilege Redis user" of
+ * docs/operations.md, read from that page itself so that the documented ACL is the one tested, with {@code user default off}.
  * The fixture's own connections ({@link #client()}) authenticate as an administrator.
  */
 public final class LeastPrivilegeRedis implements RedisServer {
@@ -23,8 +23,11 @@ public final class LeastPrivilegeRedis implements RedisServer {
 
 	private static final String ADMIN_PASSWORD = "fixture-admin-password";
 
-	/** The README line that grants the ACL, as users copy it. */
-	private static final String README_COMMAND = "ACL SETUSER " + USER + " ";
+	/** The page that documents the ACL, from the top of the checkout. */
+	public static final String ACL_PAGE = "docs/operations.md";
+
+	/** The line of that page that grants the ACL, as users copy it. */
+	private static final String ACL_COMMAND = "ACL SETUSER " + USER + " ";
 
 	private final RedisProcess process;
 
@@ -36,9 +39,9 @@ public final class LeastPrivilegeRedis implements RedisServer {
 		secure();
 	}
 
-	/** A server whose distlock user has exactly the README's ACL. */
+	/** A server whose distlock user has exactly the documented ACL. */
 	public static LeastPrivilegeRedis start() {
-		return start(readmeRules());
+		return start(documentedRules());
 	}
 
 	/** A server whose distlock user has the given ACL rules (as {@code ACL SETUSER} takes them, password included). */
@@ -47,16 +50,16 @@ public final class LeastPrivilegeRedis implements RedisServer {
 	}
 
 	/**
-	 * The rules of the README's {@code ACL SETUSER distlock ...} line, its placeholder password replaced by the
-	 * fixture's. Fails when the README has no such line: the documented ACL is what the build proves.
+	 * The rules of the {@code ACL SETUSER distlock ...} line of {@value #ACL_PAGE}, its placeholder password replaced
+	 * by the fixture's. Fails when the page has no such line: the documented ACL is what the build proves.
 	 */
-	public static List<String> readmeRules() {
-		Path readme = findReadme();
+	public static List<String> documentedRules() {
+		Path page = findAclPage();
 		try {
-			for (String line : Files.readAllLines(readme)) {
-				if (line.startsWith(README_COMMAND)) {
+			for (String line : Files.readAllLines(page)) {
+				if (line.startsWith(ACL_COMMAND)) {
 					List<String> rules = new ArrayList<>();
-					for (String rule : line.substring(README_COMMAND.length()).trim().split("\\s+")) {
+					for (String rule : line.substring(ACL_COMMAND.length()).trim().split("\\s+")) {
 						rules.add(rule.startsWith(">") ? ">" + PASSWORD : rule);
 					}
 					return rules;
@@ -66,24 +69,25 @@ public final class LeastPrivilegeRedis implements RedisServer {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		throw new IllegalStateException(readme + " has no line starting with '" + README_COMMAND
-				+ "': the README must document the ACL distlock needs");
+		throw new IllegalStateException(page + " has no line starting with '" + ACL_COMMAND
+				+ "': the page must document the ACL distlock needs");
 	}
 
-	/** The password the fixture gives the distlock user in place of the README's placeholder. */
-	public static String readmePassword() {
+	/** The password the fixture gives the distlock user in place of the page's placeholder. */
+	public static String documentedPassword() {
 		return PASSWORD;
 	}
 
-	/** The project's README.md, found above the working directory. */
-	public static Path findReadme() {
+	/** The project's {@value #ACL_PAGE}, found above the working directory. */
+	public static Path findAclPage() {
 		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			Path readme = dir.resolve("README.md");
-			if (Files.isRegularFile(readme) && Files.isDirectory(dir.resolve("distlock-spring-boot-autoconfigure"))) {
-				return readme;
+			Path page = dir.resolve(ACL_PAGE);
+			if (Files.isRegularFile(page) && Files.isDirectory(dir.resolve("distlock-spring-boot-autoconfigure"))) {
+				return page;
 			}
 		}
-		throw new IllegalStateException("The project's README.md was not found above " + Path.of("").toAbsolutePath());
+		throw new IllegalStateException("The project's " + ACL_PAGE + " was not found above "
+				+ Path.of("").toAbsolutePath());
 	}
 
 	/** Gives the distlock user other rules, from a clean slate. */

@@ -37,7 +37,7 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
 
 	/**
 	 * Set to {@code least-privilege} (the build's second test run does), every test class of this extension runs on
-	 * a Redis where distlock connects as the README's least-privileged user and the default user is off.
+	 * a Redis where distlock connects as the documented least-privileged user and the default user is off.
 	 */
 	public static final String MODE_PROPERTY = "distlock.test.redis";
 

@@ -192,7 +192,7 @@ class ActuatorIntegrationTests {
 				.isEqualTo(200);
 			assertThat(get(context, "/actuator/metrics/distlock.locks.held").body()).contains("\"value\":0.0");
 			for (String timer : new String[] { "distlock.acquire", "distlock.held" }) {
-				// Micrometer's own tag on every observation's timer, which the README names.
+				// Micrometer's own tag on every observation's timer, which docs/observability.md names.
 				assertThat(get(context, "/actuator/metrics/" + timer).body()).as(timer).contains("\"tag\":\"error\"");
 			}
 			for (String meter : new String[] { "distlock.acquire", "distlock.held", "distlock.lost" }) {

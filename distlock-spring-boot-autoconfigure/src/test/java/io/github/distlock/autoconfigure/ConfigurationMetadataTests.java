@@ -6,17 +6,23 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
-import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.json.JsonParserFactory;
+
+import io.github.distlock.autoconfigure.docs.DocPages;
+import io.github.distlock.autoconfigure.docs.DocPages.Row;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The configuration metadata this module ships, which IDEs complete and document properties from: every property a
- * user sets for distlock is in it, also those that are no {@code distlock.*} field.
+ * user sets for distlock is in it, also those that are no {@code distlock.*} field; and the properties page of the
+ * docs says what it says, default for default.
  */
 class ConfigurationMetadataTests {
 
@@ -39,10 +45,9 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void everyPropertyHasADescriptionAndADefaultOrIsUnsetByDesign() throws IOException {
-		List<Map<String, Object>> properties = JsonPath.read(ownMetadata(), "$.properties[*]");
 		List<String> problems = new ArrayList<>();
 		List<String> seen = new ArrayList<>();
-		for (Map<String, Object> property : properties) {
+		for (Map<?, ?> property : properties()) {
 			String name = (String) property.get("name");
 			if (!name.startsWith("distlock.")) {
 				continue;
@@ -65,12 +70,21 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void everyDeprecatedPropertyNamesItsReplacement() throws IOException {
-		List<Map<String, Object>> deprecated = JsonPath.read(ownMetadata(), "$.properties[?(@.deprecation)]");
+		List<Map<?, ?>> deprecated = properties().stream().filter((property) -> property.get("deprecation") != null)
+			.toList();
 		assertThat(deprecated).as("deprecated properties").isNotEmpty();
 		assertThat(deprecated).allSatisfy((property) -> assertThat(
-				JsonPath.<String>read(property, "$.deprecation.replacement"))
+				((Map<?, ?>) property.get("deprecation")).get("replacement"))
 			.as("the replacement of %s", property.get("name"))
+			.asString()
 			.isNotBlank());
+	}
+
+	/** Every property of this module's metadata, as parsed JSON objects. */
+	private static List<Map<?, ?>> properties() throws IOException {
+		return ((List<?>) JsonParserFactory.getJsonParser().parseMap(ownMetadata()).get("properties")).stream()
+			.map((property) -> (Map<?, ?>) property)
+			.toList();
 	}
 
 	@Test
@@ -89,6 +103,62 @@ class ConfigurationMetadataTests {
 		String entry = metadata.substring(old, metadata.indexOf('}', metadata.indexOf("\"deprecation\"", old)));
 		assertThat(entry).contains("\"replacement\": \"distlock.redis.key-prefix\"");
 		assertThat(metadata).contains("\"name\": \"distlock.redis.key-prefix\"");
+	}
+
+	static final String PROPERTIES_PAGE = "docs/properties.md";
+
+	/**
+	 * Every property of the generated metadata is on the properties page with the metadata's default (none where the
+	 * metadata has none), and the page documents no property the metadata does not have.
+	 */
+	@Test
+	void thePropertiesPageDocumentsEveryPropertyWithItsDefault() throws IOException {
+		Map<String, Object> defaults = new TreeMap<>();
+		for (Map<?, ?> property : properties()) {
+			defaults.put((String) property.get("name"), property.get("defaultValue"));
+		}
+		Map<String, Row> documented = new LinkedHashMap<>();
+		List<String> problems = new ArrayList<>();
+		for (Row row : DocPages.page(PROPERTIES_PAGE).tableRows("property")) {
+			List<String> names = DocPages.backticked(row.cell(0));
+			if (names.size() != 1) {
+				problems.add(row.where() + ": a row must name exactly one property, in backticks");
+				continue;
+			}
+			documented.put(names.get(0), row);
+		}
+		defaults.forEach((name, metadataDefault) -> {
+			Row row = documented.get(name);
+			if (row == null) {
+				problems.add(PROPERTIES_PAGE + ": " + name + " is in the configuration metadata but not on the page");
+				return;
+			}
+			List<String> shown = DocPages.backticked(row.cell(1));
+			String pageDefault = shown.isEmpty() ? null : shown.get(0);
+			String expected = shown(metadataDefault);
+			if (expected == null && pageDefault != null) {
+				problems.add(row.where() + ": " + name + " has no default in the metadata, the page says `"
+						+ pageDefault + "`");
+			}
+			else if (expected != null && !expected.equals(pageDefault)) {
+				problems.add(row.where() + ": the default of " + name + " is `" + expected + "` in the metadata, the page"
+						+ " says " + ((pageDefault != null) ? "`" + pageDefault + "`" : "none"));
+			}
+		});
+		documented.forEach((name, row) -> {
+			if (!defaults.containsKey(name)) {
+				problems.add(row.where() + ": " + name + " is not in the configuration metadata");
+			}
+		});
+		assertThat(problems).as(PROPERTIES_PAGE + " against META-INF/spring-configuration-metadata.json").isEmpty();
+	}
+
+	/** A default as the page writes it: a list as its elements joined by commas, an empty one as none. */
+	private static String shown(Object metadataDefault) {
+		if (metadataDefault instanceof List<?> list) {
+			return list.isEmpty() ? null : String.join(",", list.stream().map(String::valueOf).toList());
+		}
+		return (metadataDefault != null) ? String.valueOf(metadataDefault) : null;
 	}
 
 	private static String ownMetadata() throws IOException {

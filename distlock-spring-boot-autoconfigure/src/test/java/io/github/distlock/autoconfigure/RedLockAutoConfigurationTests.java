@@ -141,17 +141,17 @@ class RedLockAutoConfigurationTests {
 	}
 
 	@Test
-	void theReadmeAclOnEveryMasterRunsALocksLifeWithoutARefusal() {
+	void theDocumentedAclOnEveryMasterRunsALocksLifeWithoutARefusal() {
 		for (RedisProcess master : masters) {
 			try (RespClient admin = master.client()) {
 				List<Object> command = new ArrayList<>(List.of("ACL", "SETUSER", LeastPrivilegeRedis.USER, "reset"));
-				command.addAll(LeastPrivilegeRedis.readmeRules());
+				command.addAll(LeastPrivilegeRedis.documentedRules());
 				admin.call(command.toArray());
 			}
 		}
 		try {
 			this.runner.withPropertyValues("distlock.redlock.username=" + LeastPrivilegeRedis.USER,
-					"distlock.redlock.password=" + LeastPrivilegeRedis.readmePassword()).run((context) -> {
+					"distlock.redlock.password=" + LeastPrivilegeRedis.documentedPassword()).run((context) -> {
 						assertThat(context).hasNotFailed();
 						RedLockEngine engine = context.getBean(RedLockEngine.class);
 						int holders = context.getBean(OrderService.class).shared("acl", () -> holders("acl"));

@@ -111,7 +111,7 @@ class RedisStartupFailureIntegrationTests {
 
 	@Test
 	void aMissingChannelPermissionSaysWhichPermissionIsMissing() {
-		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.readmeRules());
+		List<String> rules = new ArrayList<>(LeastPrivilegeRedis.documentedRules());
 		rules.remove("&distlock:*");
 		secured.grant(rules);
 		try {
@@ -122,7 +122,7 @@ class RedisStartupFailureIntegrationTests {
 			failure.assertAction("Least-privilege Redis user");
 		}
 		finally {
-			secured.grant(LeastPrivilegeRedis.readmeRules());
+			secured.grant(LeastPrivilegeRedis.documentedRules());
 		}
 	}
 

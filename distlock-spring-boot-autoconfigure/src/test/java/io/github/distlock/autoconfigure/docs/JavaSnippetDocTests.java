@@ -1,0 +1,99 @@
+package io.github.distlock.autoconfigure.docs;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.distlock.autoconfigure.docs.DocPages.JavaBlock;
+import io.github.distlock.autoconfigure.docs.DocPages.Page;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Java the pages show compiles: every {@code ```java} block of the README, the docs and the module READMEs names,
+ * in a {@code <!-- source: ... -->} comment just above it, a source file one of the modules compiles, and each of its
+ * lines is in that file, in the same order. A page may leave code out: a line {@code ...} stands for any lines, and
+ * {@code ...} within a line for any text. Indentation and runs of spaces do not count.
+ */
+class JavaSnippetDocTests {
+
+	/** A source file the build compiles: a module's main or test Java sources. */
+	private static final Pattern COMPILED = Pattern.compile("distlock-[a-z0-9-]+/src/(main|test)/java/.+\\.java");
+
+	private static final String LEFT_OUT = "...";
+
+	@Test
+	void everyJavaBlockIsTakenFromASourceTheBuildCompiles() {
+		List<String> problems = new ArrayList<>();
+		int blocks = 0;
+		for (Page page : DocPages.allPages()) {
+			for (JavaBlock block : page.javaBlocks()) {
+				blocks++;
+				String problem = check(block);
+				if (problem != null) {
+					problems.add(problem);
+				}
+			}
+		}
+		assertThat(blocks).as("java blocks on the pages").isPositive();
+		assertThat(problems).as("java blocks that the build does not compile").isEmpty();
+	}
+
+	/** What is wrong with the block, or null if it is all in its source. */
+	static String check(JavaBlock block) {
+		if (block.source() == null) {
+			return block.where() + ": a java block with no <!-- source: <file> --> comment above it";
+		}
+		if (!COMPILED.matcher(block.source()).matches()) {
+			return block.where() + ": " + block.source() + " is no source file a module compiles";
+		}
+		Path file = DocPages.root().resolve(block.source());
+		if (!Files.isRegularFile(file)) {
+			return block.where() + ": its source " + block.source() + " does not exist";
+		}
+		List<String> source = DocPages.lines(file).stream().map(JavaSnippetDocTests::normalize).toList();
+		int next = 0;
+		for (String line : block.code()) {
+			String shown = normalize(line);
+			if (shown.isEmpty() || shown.equals(LEFT_OUT)) {
+				continue;
+			}
+			Pattern pattern = pattern(shown);
+			int found = -1;
+			for (int i = next; i < source.size(); i++) {
+				if (pattern.matcher(source.get(i)).matches()) {
+					found = i;
+					break;
+				}
+			}
+			if (found < 0) {
+				return block.where() + ": the line '" + line.strip() + "' is not in " + block.source()
+						+ ((next > 0) ? " after its line " + next : "");
+			}
+			next = found + 1;
+		}
+		return null;
+	}
+
+	/** The line as it is compared: no indentation, runs of white space as one space. */
+	private static String normalize(String line) {
+		return line.strip().replaceAll("\\s+", " ");
+	}
+
+	/** The shown line as a pattern, where each {@code ...} stands for any text. */
+	private static Pattern pattern(String shown) {
+		StringBuilder regex = new StringBuilder();
+		int from = 0;
+		for (int at = shown.indexOf(LEFT_OUT); at >= 0; at = shown.indexOf(LEFT_OUT, from)) {
+			regex.append(Pattern.quote(shown.substring(from, at))).append(".*");
+			from = at + LEFT_OUT.length();
+		}
+		regex.append(Pattern.quote(shown.substring(from)));
+		return Pattern.compile(regex.toString());
+	}
+
+}
