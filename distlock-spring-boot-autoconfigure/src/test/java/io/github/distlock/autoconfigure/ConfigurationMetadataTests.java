@@ -83,7 +83,7 @@ class ConfigurationMetadataTests {
 	/** Every property of this module's metadata, as parsed JSON objects. */
 	private static List<Map<?, ?>> properties() throws IOException {
 		return ((List<?>) JsonParserFactory.getJsonParser().parseMap(ownMetadata()).get("properties")).stream()
-			.map((property) -> (Map<?, ?>) property)
+			.<Map<?, ?>>map((property) -> (Map<?, ?>) property)
 			.toList();
 	}
 
