@@ -5,8 +5,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,13 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * again empty, and the workers' connections killed on every master. Fails on any
  * violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
- * <p>
- * Two runs go at a time (junit-platform.properties), each on its own servers, ports, workers and records: most of a
- * run is waiting on leases and faults. The checker holds each run to its bounds whatever else loads the machine: a
- * worker that the other run's CPU starvation slows down sees its own stall, which is what justifies a loss or a late
- * call, as any stall of the machine's would be.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class ShortTortureRunTests {
 
 	@Test
