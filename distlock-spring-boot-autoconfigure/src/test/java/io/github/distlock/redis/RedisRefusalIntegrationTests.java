@@ -170,7 +170,10 @@ class RedisRefusalIntegrationTests {
 	void aRenewalRefusedUntilTheLeaseEndsIsALossByRefusalNotByOutage(CapturedOutput output)
 			throws InterruptedException {
 		RedisLockEngine engine = engine(redis.url());
-		LockHandle handle = engine.acquire(request("renewed", Duration.ofMillis(600)));
+		// The refusal must be heard before the lease runs out, or the holder's clock reports the lock unreachable
+		// first: a 600 ms lease left too little after the ACL change on a machine at load 12 (a JDK 25 build beside two
+		// torture runs), where the stalls the torture workers saw reached 550 ms. Two seconds leave three times that.
+		LockHandle handle = engine.acquire(request("renewed", Duration.ofSeconds(2)));
 		acl("-evalsha", "-eval");
 		LostLock loss = this.lost.poll(10, TimeUnit.SECONDS);
 		assertThat(loss).isNotNull();
