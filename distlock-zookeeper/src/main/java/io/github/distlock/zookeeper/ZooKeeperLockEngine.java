@@ -447,10 +447,13 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		handle.reporting.lock();
 		try {
 			if (handle.markLost(reason)) {
+				// The holder is told before the node goes: its deletion hands the lock to the next waiter, who must not
+				// enter while the holder's listeners have not heard (as the etcd engine was found doing, the torture
+				// run's OVERLAP_UNREPORTED).
+				this.lostLocks.report(handle, reason);
 				if (reason != LostLock.Reason.NOT_OWNED) {
 					deleteQuietly(handle.node);
 				}
-				this.lostLocks.report(handle, reason);
 			}
 		}
 		finally {
