@@ -47,6 +47,8 @@ final class FaultInjector implements AutoCloseable {
 
 	private final LeaderEnsemble ensemble;
 
+	private final Duration lease;
+
 	/**
 	 * @param redis the Redis lock server, or null when the locks live elsewhere
 	 * @param database the database lock store, or null when the locks live elsewhere
@@ -55,10 +57,11 @@ final class FaultInjector implements AutoCloseable {
 	 * @param topology the Redis Cluster or Sentinel lock store, or null when the locks live elsewhere
 	 * @param ensemble the etcd cluster or ZooKeeper ensemble whose leader {@code leader_kill} kills, or null when the
 	 * locks live elsewhere
+	 * @param lease the workers' lease, which a lock held through a leader kill must be renewed within
 	 */
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
 			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, RedisTopologyStore topology, LeaderEnsemble ensemble,
-			Random random, Path runDirectory) {
+			Duration lease, Random random, Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
@@ -66,6 +69,7 @@ final class FaultInjector implements AutoCloseable {
 		this.etcd = etcd;
 		this.topology = topology;
 		this.ensemble = ensemble;
+		this.lease = lease;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -206,8 +210,9 @@ final class FaultInjector implements AutoCloseable {
 						"serving-again-as-pid-" + this.etcd.pid());
 			}
 			case LEADER_KILL -> {
-				// Struck while a worker is in the middle of a section, so that held locks live through the election.
-				pickHoldingWorker(TimeUnit.MILLISECONDS.toNanos(300));
+				// Struck while a section means to hold its lock for a lease more at least: a lock whose renewal must be
+				// confirmed through the election (a brief hold would end before anything was at stake).
+				pickHoldingWorker(this.lease.toNanos());
 				long start = System.nanoTime();
 				LeaderKill kill = this.ensemble.killLeader();
 				// Over once the killed member follows the new leader.

@@ -136,7 +136,7 @@ public final class TortureRun {
 		};
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
 		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, database, zookeeper, etcd, topology,
-				ensemble, random, this.dir))) {
+				ensemble, this.settings.lease(), random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);
