@@ -38,9 +38,10 @@ public final class TestEtcd implements AutoCloseable {
 
 	/**
 	 * The members' election timeout ({@code --election-timeout}): a follower that hears no leader for this long (etcd
-	 * draws it between once and twice this) campaigns. Engines on these clusters are told it.
+	 * draws it between once and twice this) campaigns. Engines on these clusters are told it (the torture run's
+	 * workers too, as {@code distlock.etcd.election-timeout}).
 	 */
-	static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
+	public static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
 
 	/** The leader's heartbeat ({@code --heartbeat-interval}): a tenth of the election timeout, as etcd advises. */
 	private static final Duration HEARTBEAT = Duration.ofMillis(50);

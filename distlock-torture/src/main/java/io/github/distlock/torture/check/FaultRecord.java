@@ -1,12 +1,18 @@
 package io.github.distlock.torture.check;
 
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * A fault as the injector carried it out.
  *
  * @param kind {@code worker_pause}, {@code worker_kill}, {@code worker_starve}, {@code redis_pause}, {@code redis_kill},
  * {@code redis_restart}, {@code client_kill_normal}, {@code client_kill_pubsub}, {@code db_stall},
  * {@code db_connection_kill}, {@code zk_pause}, {@code zk_restart}, {@code etcd_pause}, {@code etcd_restart},
- * {@code slot_migrate} or {@code cluster_failover}
+ * {@code leader_kill} (of an etcd cluster or a ZooKeeper ensemble), {@code slot_migrate} or {@code cluster_failover}
  * @param target the worker's name, {@code redis}, {@code database}, {@code zookeeper} or {@code etcd} for the lock
  * store, or
  * {@code workers} for connection kills (every worker's)
@@ -17,6 +23,9 @@ package io.github.distlock.torture.check;
  * @param detail what the fault did beyond its kind, such as how many connections it killed; empty if nothing
  */
 public record FaultRecord(String kind, String target, long pid, long startNanos, long endNanos, String detail) {
+
+	/** How a leader kill's detail says how long the ensemble had no leader: {@code ...-elected-after-612-ms-...}. */
+	private static final Pattern ELECTED_AFTER = Pattern.compile("-elected-after-(\\d+)-ms");
 
 	/** A fault of the lock store itself (Redis, the database, ZooKeeper or etcd), which may take any holder's lock. */
 	/**
@@ -35,23 +44,52 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 	 * ({@code NOT_OWNED}: an expired key, a Redis restarted empty, a ZooKeeper session ended by a stalled server). The
 	 * exceptions are a ZooKeeper server and an etcd restarted on their own data: they bring back every session and
 	 * node, every lease and key, so a lock they are said to have taken was not taken; so do a cluster's slot moved to
-	 * another master and its coordinated failover.
+	 * another master and its coordinated failover. A leader killed in an etcd cluster or a ZooKeeper ensemble takes
+	 * nothing either, unless the ensemble stayed without a leader for longer than a session (see
+	 * {@link #outlastedBySessions}).
+	 * @param sessionTimeout the workers' ZooKeeper session timeout or etcd instance lease
 	 */
-	boolean canCostALockAs(String reason) {
-		if (isRestartOnItsData() || keepsEveryKey()) {
+	boolean canCostALockAs(String reason, Duration sessionTimeout) {
+		if (isRestartOnItsData() || keepsEveryKey()
+				|| (isLeaderKill() && outlastedBySessions(sessionTimeout))) {
 			return "STORE_UNREACHABLE".equals(reason);
 		}
 		return "STORE_UNREACHABLE".equals(reason) || "NOT_OWNED".equals(reason);
 	}
 
+	/** The leader of an etcd cluster or a ZooKeeper ensemble killed, and started again once another was elected. */
+	boolean isLeaderKill() {
+		return "leader_kill".equals(this.kind);
+	}
+
+	/**
+	 * Whether a leader kill left the ensemble without a leader for less time than the workers' sessions (etcd: their
+	 * instance lease) last: then no session or lease ended, since only a leader ends them and a new leader gives each
+	 * its full time again. A kill whose record does not say (none written so) is taken as outlasted, the strict
+	 * reading.
+	 */
+	boolean outlastedBySessions(Duration sessionTimeout) {
+		OptionalLong leaderless = leaderlessNanos();
+		return leaderless.isEmpty() || leaderless.getAsLong() < sessionTimeout.toNanos();
+	}
+
+	/** How long a leader kill left the ensemble without a leader, as its detail says. */
+	OptionalLong leaderlessNanos() {
+		Matcher matcher = ELECTED_AFTER.matcher(this.detail);
+		return matcher.find() ? OptionalLong.of(TimeUnit.MILLISECONDS.toNanos(Long.parseLong(matcher.group(1))))
+				: OptionalLong.empty();
+	}
+
 	/**
 	 * A stop or an outage of a lock server whose engine waits for it: the ZooKeeper engine sets no time limit on a
 	 * request (nor does ZooKeeper's client, by default), so its calls wait while the server is stopped or down, and
-	 * then for their client to reconnect. The Redis and JDBC engines give up on a command or statement after its
-	 * timeout, and are held to that.
+	 * then for their client to reconnect; in an ensemble, while the servers elect a new leader (they serve no one
+	 * meanwhile). The Redis, JDBC and etcd engines give up on a command, statement or call after its timeout, and are
+	 * held to that.
 	 */
 	boolean holdsUpCalls() {
-		return "zk_pause".equals(this.kind) || "zk_restart".equals(this.kind);
+		return "zk_pause".equals(this.kind) || "zk_restart".equals(this.kind)
+				|| (isLeaderKill() && "zookeeper".equals(this.target));
 	}
 
 	/**
@@ -62,9 +100,12 @@ public record FaultRecord(String kind, String target, long pid, long startNanos,
 		return "redis_restart".equals(this.kind) || "redis_kill".equals(this.kind) || leavesAStaleMaster();
 	}
 
-	/** A restart of the lock server (Redis empty, ZooKeeper or etcd on its data): tokens must go on growing across it. */
+	/**
+	 * A restart of the lock server (Redis empty, ZooKeeper or etcd on its data), or of an ensemble's leader: tokens
+	 * must go on growing across it.
+	 */
 	boolean isRestart() {
-		return "redis_restart".equals(this.kind) || isRestartOnItsData();
+		return "redis_restart".equals(this.kind) || isRestartOnItsData() || isLeaderKill();
 	}
 
 	private boolean isRestartOnItsData() {

@@ -87,8 +87,8 @@ final class TokenOrderCheck implements Check {
 			return "no acquisition on one side";
 		}
 		// Redis tokens are microseconds of its clock; ZooKeeper's are transaction ids, etcd's revisions.
-		String unit = restart.kind().startsWith("zk") ? " zxids" : restart.kind().startsWith("etcd") ? " revisions"
-				: " us";
+		String unit = "zookeeper".equals(restart.target()) ? " zxids"
+				: "etcd".equals(restart.target()) ? " revisions" : " us";
 		return "last before " + before + ", first after " + after + " (" + ((after > before) ? "+" : "")
 				+ (after - before) + unit + ")";
 	}

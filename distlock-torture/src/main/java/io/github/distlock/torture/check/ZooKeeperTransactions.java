@@ -21,7 +21,8 @@ import org.apache.zookeeper.txn.TxnHeader;
  * to what the server really did: which session created and deleted a lock node, and when sessions were closed.
  * <p>
  * {@code java -cp distlock-torture/target/distlock-torture.jar io.github.distlock.torture.check.ZooKeeperTransactions
- * <run directory>}
+ * <run directory> [<server>]}: a run on an ensemble keeps one data directory per server ({@code zookeeper-data-N});
+ * name the server N whose log to print (each has every committed transaction but those of the time it was down).
  */
 public final class ZooKeeperTransactions {
 
@@ -29,11 +30,12 @@ public final class ZooKeeperTransactions {
 	}
 
 	public static void main(String[] args) throws IOException {
-		if (args.length != 1) {
-			System.err.println("Usage: ZooKeeperTransactions <run directory>");
+		if (args.length != 1 && args.length != 2) {
+			System.err.println("Usage: ZooKeeperTransactions <run directory> [<server of an ensemble>]");
 			System.exit(2);
 		}
-		Path logs = Path.of(args[0], "zookeeper-data", "version-2");
+		String data = (args.length == 2) ? "zookeeper-data-" + args[1] : "zookeeper-data";
+		Path logs = Path.of(args[0], data, "version-2");
 		if (!Files.isDirectory(logs)) {
 			System.err.println("No ZooKeeper data in " + args[0]);
 			System.exit(2);

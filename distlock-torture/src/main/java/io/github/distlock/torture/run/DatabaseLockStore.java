@@ -21,7 +21,7 @@ interface DatabaseLockStore extends AutoCloseable {
 		return switch (store) {
 			case POSTGRESQL -> new PostgresLockStore();
 			case MARIADB -> new MariaDbLockStore();
-			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK, ZOOKEEPER, ETCD ->
+			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK, ZOOKEEPER, ETCD, ETCD_CLUSTER, ZOOKEEPER_ENSEMBLE ->
 				throw new IllegalArgumentException(store + " is no database lock store");
 		};
 	}

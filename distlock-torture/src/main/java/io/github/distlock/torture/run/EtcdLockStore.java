@@ -2,6 +2,7 @@ package io.github.distlock.torture.run;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,9 +13,9 @@ import io.github.distlock.etcd.EtcdLockEngine;
 import io.github.distlock.etcd.TestEtcd;
 
 /**
- * The etcd engine's lock store for a run: a one-member etcd of the run's own (a process of the machine's etcd binary,
- * started by distlock-etcd's test fixture), the properties that point a worker at it, the faults the run inflicts on
- * it, and the keys it still holds.
+ * The etcd engine's lock store for a run: an etcd of the run's own, one member or a cluster of three (processes of the
+ * machine's etcd binary, started by distlock-etcd's test fixture), the properties that point a worker at it, the
+ * faults the run inflicts on it, and the keys it still holds.
  */
 final class EtcdLockStore implements AutoCloseable {
 
@@ -23,8 +24,14 @@ final class EtcdLockStore implements AutoCloseable {
 
 	private final TestEtcd etcd;
 
+	/** A one-member etcd: the {@code etcd} store. */
 	EtcdLockStore() throws Exception {
-		this.etcd = TestEtcd.single();
+		this(1);
+	}
+
+	/** An etcd of so many members, answering once it has a leader. */
+	EtcdLockStore(int members) throws Exception {
+		this.etcd = TestEtcd.cluster(members);
 	}
 
 	/**
@@ -32,12 +39,29 @@ final class EtcdLockStore implements AutoCloseable {
 	 * bounds how long a dead worker keeps its locks, the connection timeout how long a connection attempt waits.
 	 */
 	List<String> workerArguments(Duration leaseTtl, Duration connectTimeout) {
-		return List.of("--distlock.backend=etcd",
+		List<String> arguments = new ArrayList<>(List.of("--distlock.backend=etcd",
 				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"--distlock.etcd.endpoints=" + String.join(",", this.etcd.endpoints()),
 				"--distlock.etcd.lease-ttl=" + leaseTtl.toMillis() + "ms",
 				"--distlock.etcd.connect-timeout=" + connectTimeout.toMillis() + "ms",
-				"--distlock.etcd.root=" + EtcdLockEngine.DEFAULT_ROOT);
+				"--distlock.etcd.root=" + EtcdLockEngine.DEFAULT_ROOT));
+		if (isCluster()) {
+			// The engine sends a call again after an election timeout, as its leader may have died: told the cluster's.
+			arguments.add("--distlock.etcd.election-timeout=" + TestEtcd.ELECTION_TIMEOUT.toMillis() + "ms");
+		}
+		return arguments;
+	}
+
+	boolean isCluster() {
+		return this.etcd.members().size() > 1;
+	}
+
+	/** The cluster's leader, for the {@code leader_kill} fault. */
+	LeaderEnsemble ensemble() {
+		if (!isCluster()) {
+			throw new IllegalStateException("A one-member etcd has no leader to kill and no one to elect another");
+		}
+		return new EtcdEnsemble(this.etcd);
 	}
 
 	List<String> endpoints() {

@@ -45,22 +45,31 @@ final class FaultInjector implements AutoCloseable {
 
 	private final RedisTopologyStore topology;
 
+	private final LeaderEnsemble ensemble;
+
+	private final Duration lease;
+
 	/**
 	 * @param redis the Redis lock server, or null when the locks live elsewhere
 	 * @param database the database lock store, or null when the locks live elsewhere
 	 * @param zookeeper the ZooKeeper lock store, or null when the locks live elsewhere
 	 * @param etcd the etcd lock store, or null when the locks live elsewhere
 	 * @param topology the Redis Cluster or Sentinel lock store, or null when the locks live elsewhere
+	 * @param ensemble the etcd cluster or ZooKeeper ensemble whose leader {@code leader_kill} kills, or null when the
+	 * locks live elsewhere
+	 * @param lease the workers' lease, which a lock held through a leader kill must be renewed within
 	 */
 	FaultInjector(List<WorkerJvm> workers, RedisProcess redis, DatabaseLockStore database,
-			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, RedisTopologyStore topology, Random random,
-			Path runDirectory) {
+			ZooKeeperLockStore zookeeper, EtcdLockStore etcd, RedisTopologyStore topology, LeaderEnsemble ensemble,
+			Duration lease, Random random, Path runDirectory) {
 		this.workers = workers;
 		this.redis = redis;
 		this.database = database;
 		this.zookeeper = zookeeper;
 		this.etcd = etcd;
 		this.topology = topology;
+		this.ensemble = ensemble;
+		this.lease = lease;
 		this.random = random;
 		this.runDirectory = runDirectory;
 		this.out = new HistoryWriter(runDirectory.resolve("faults.log"));
@@ -199,6 +208,15 @@ final class FaultInjector implements AutoCloseable {
 				this.etcd.restart();
 				record(fault.kind(), "etcd", pid, start, System.nanoTime(),
 						"serving-again-as-pid-" + this.etcd.pid());
+			}
+			case LEADER_KILL -> {
+				// Struck while a section means to hold its lock for a lease more at least: a lock whose renewal must be
+				// confirmed through the election (a brief hold would end before anything was at stake).
+				pickHoldingWorker(this.lease.toNanos());
+				long start = System.nanoTime();
+				LeaderKill kill = this.ensemble.killLeader();
+				// Over once the killed member follows the new leader.
+				record(fault.kind(), this.ensemble.faultTarget(), kill.pid(), start, System.nanoTime(), kill.detail());
 			}
 		}
 	}

@@ -118,7 +118,17 @@ public enum FaultKind {
 	 * false alarm); only a lock whose lease ran out unconfirmed while the server was down may be given up
 	 * ({@code STORE_UNREACHABLE}).
 	 */
-	ETCD_RESTART;
+	ETCD_RESTART,
+
+	/**
+	 * SIGKILL the leader of an etcd cluster or a ZooKeeper ensemble of three while the workers hold locks, start it
+	 * again on its ports and its data once the two others have elected a new leader, and wait until it follows that
+	 * leader: a crashed leader that its supervisor starts again. A committed write is on a majority, so no key or
+	 * node is lost; a new leader gives every session and lease its full time again, so none ends unless the ensemble
+	 * stayed without a leader for longer than it. Only a lock whose lease ran out unconfirmed during the election
+	 * may be given up ({@code STORE_UNREACHABLE}).
+	 */
+	LEADER_KILL;
 
 	/** The faults the lock store of a run can undergo, besides those of the workers. */
 	static List<FaultKind> forStore(LockStore store) {
@@ -134,6 +144,7 @@ public enum FaultKind {
 			case POSTGRESQL, MARIADB -> List.of(DB_STALL, DB_CONNECTION_KILL);
 			case ZOOKEEPER -> List.of(ZK_PAUSE, ZK_RESTART);
 			case ETCD -> List.of(ETCD_PAUSE, ETCD_RESTART);
+			case ETCD_CLUSTER, ZOOKEEPER_ENSEMBLE -> List.of(LEADER_KILL);
 		});
 		return kinds;
 	}

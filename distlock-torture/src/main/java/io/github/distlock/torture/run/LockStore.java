@@ -25,6 +25,12 @@ public enum LockStore {
 	ZOOKEEPER,
 
 	/** The etcd engine, on a one-member etcd the run starts as a process of the machine's etcd binary. */
-	ETCD
+	ETCD,
+
+	/** The etcd engine, on a cluster of three etcd members the run starts, each a process of the etcd binary. */
+	ETCD_CLUSTER,
+
+	/** The ZooKeeper engine, on an ensemble of three ZooKeeper servers the run starts, each a process of its own. */
+	ZOOKEEPER_ENSEMBLE
 
 }

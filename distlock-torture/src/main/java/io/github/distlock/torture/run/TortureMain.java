@@ -12,7 +12,8 @@ import io.github.distlock.torture.check.CheckReport;
  * Runs a torture run from the command line and prints the checker's report; exits with 1 on any violation.
  * <p>
  * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative]
- * [--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|etcd] [--no-replica-ack] [--seed=N]
+ * [--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|zookeeper-ensemble|etcd|etcd-cluster]
+ * [--no-replica-ack] [--seed=N]
  * [--dir=D]}
  * (default {@code --long} on Redis, a random
  * seed, and a new directory under {@code target/torture} next to the jar).
@@ -47,7 +48,8 @@ public final class TortureMain {
 			else {
 				System.err.println("Unknown argument " + arg
 						+ "; usage: [--short|--long|--negative] "
-						+ "[--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|etcd] "
+						+ "[--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|"
+						+ "zookeeper-ensemble|etcd|etcd-cluster] "
 						+ "[--no-replica-ack] [--seed=N] [--dir=DIRECTORY]");
 				System.exit(2);
 			}

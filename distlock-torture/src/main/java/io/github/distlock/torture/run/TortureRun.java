@@ -30,6 +30,9 @@ public final class TortureRun {
 
 	private static final Duration WORKER_START = Duration.ofSeconds(120);
 
+	/** The members of an etcd cluster or a ZooKeeper ensemble: the smallest that survives a member's death. */
+	private static final int ENSEMBLE_SIZE = 3;
+
 	private final TortureSettings settings;
 
 	private final Path dir;
@@ -78,7 +81,9 @@ public final class TortureRun {
 			}
 			case POSTGRESQL, MARIADB -> database = track(DatabaseLockStore.open(this.settings.store()));
 			case ZOOKEEPER -> zookeeper = track(new ZooKeeperLockStore(this.dir));
+			case ZOOKEEPER_ENSEMBLE -> zookeeper = track(ZooKeeperLockStore.ensemble(this.dir, ENSEMBLE_SIZE));
 			case ETCD -> etcd = track(new EtcdLockStore());
+			case ETCD_CLUSTER -> etcd = track(new EtcdLockStore(ENSEMBLE_SIZE));
 			case REDIS_CLUSTER -> topology = track(new ClusterLockStore(this.dir, this.settings.keys()));
 			case REDIS_SENTINEL -> topology = track(new SentinelLockStore(this.dir));
 			case REDLOCK -> topology = track(new RedLockLockStore());
@@ -124,9 +129,14 @@ public final class TortureRun {
 		writeParameters(loadStart, loadEnd, workers);
 		Random random = new Random(this.settings.seed());
 		FaultPlan plan = FaultPlan.random(this.settings, random);
+		LeaderEnsemble ensemble = switch (this.settings.store()) {
+			case ETCD_CLUSTER -> etcd.ensemble();
+			case ZOOKEEPER_ENSEMBLE -> zookeeper.ensemble();
+			default -> null;
+		};
 		// Tracked too: a shutdown in the middle of a fault must still unpin the worker and end the busy loops.
-		try (FaultInjector injector = track(
-				new FaultInjector(workers, lockServer, database, zookeeper, etcd, topology, random, this.dir))) {
+		try (FaultInjector injector = track(new FaultInjector(workers, lockServer, database, zookeeper, etcd, topology,
+				ensemble, this.settings.lease(), random, this.dir))) {
 			injector.run(plan, loadStart);
 		}
 		awaitWorkers(workers, loadEnd);

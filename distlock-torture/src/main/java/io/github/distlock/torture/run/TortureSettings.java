@@ -59,7 +59,9 @@ public record TortureSettings(String name, int workers, int threads, List<String
 	 * after 1 to 2 s (ZooKeeper's client waits a second before it tries the same server again, and up to another
 	 * at random), so a restarted server has its clients back 1 to 4 s after the kill: the session must outlast that,
 	 * or a restart would end sessions. It also bounds how long a killed worker keeps its lock, and a pause must
-	 * outlast it to end sessions, so it is no longer than needed.
+	 * outlast it to end sessions, so it is no longer than needed. In an ensemble, a client dropped by its server when
+	 * the leader dies moves to another server, and the new leader gives every session its full timeout again, so a
+	 * leader kill need only be outlasted by the election and a reconnection.
 	 */
 	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
 
@@ -128,6 +130,7 @@ public record TortureSettings(String name, int workers, int threads, List<String
 				faults.addAll(Collections.nCopies(4, FaultKind.ETCD_PAUSE));
 				faults.addAll(Collections.nCopies(5, FaultKind.ETCD_RESTART));
 			}
+			case ETCD_CLUSTER, ZOOKEEPER_ENSEMBLE -> faults.addAll(Collections.nCopies(6, FaultKind.LEADER_KILL));
 		}
 		return new TortureSettings(runName("long", store), 5, 6, List.of("hot-0", "hot-1", "hot-2", "hot-3"), LEASE,
 				WAIT, commandTimeout(store), sessionTimeout(store), Duration.ofSeconds(15), Duration.ofMillis(1500),
@@ -158,16 +161,16 @@ public record TortureSettings(String name, int workers, int threads, List<String
 		return switch (store) {
 			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK -> COMMAND_TIMEOUT;
 			case POSTGRESQL, MARIADB -> STATEMENT_TIMEOUT;
-			case ZOOKEEPER -> CONNECTION_TIMEOUT;
+			case ZOOKEEPER, ZOOKEEPER_ENSEMBLE -> CONNECTION_TIMEOUT;
 			// The engine gives every call to etcd this long; it has no setting of its own.
-			case ETCD -> EtcdLockEngine.CALL_TIMEOUT;
+			case ETCD, ETCD_CLUSTER -> EtcdLockEngine.CALL_TIMEOUT;
 		};
 	}
 
 	private static Duration sessionTimeout(LockStore store) {
 		return switch (store) {
-			case ZOOKEEPER -> SESSION_TIMEOUT;
-			case ETCD -> INSTANCE_LEASE;
+			case ZOOKEEPER, ZOOKEEPER_ENSEMBLE -> SESSION_TIMEOUT;
+			case ETCD, ETCD_CLUSTER -> INSTANCE_LEASE;
 			case REDIS, REDIS_CLUSTER, REDIS_SENTINEL, REDLOCK, POSTGRESQL, MARIADB -> Duration.ZERO;
 		};
 	}
@@ -210,11 +213,14 @@ public record TortureSettings(String name, int workers, int threads, List<String
 			case REDIS_CLUSTER -> "redis engine on a cluster";
 			case REDIS_SENTINEL -> "redis engine behind sentinel";
 			case REDLOCK -> "redlock engine on 5 independent masters";
+			case ETCD_CLUSTER -> "etcd engine on a 3-member cluster";
+			case ZOOKEEPER_ENSEMBLE -> "zookeeper engine on a 3-server ensemble";
 			default -> this.store.name().toLowerCase() + " engine";
 		} + ", " + this.workers + " workers x "
 				+ this.threads + " threads on " + this.keys.size() + " keys, lease " + this.lease.toMillis() + " ms"
 				+ (this.sessionTimeout.isZero() ? ""
-						: ((this.store == LockStore.ETCD) ? ", instance lease " : ", session ")
+						: ((this.store == LockStore.ETCD || this.store == LockStore.ETCD_CLUSTER) ? ", instance lease "
+								: ", session ")
 								+ this.sessionTimeout.toMillis() + " ms")
 				+ ", wait " + this.waitTime.toMillis() + " ms, load " + this.load().toSeconds() + " s, "
 				+ this.faults.size() + " faults, seed " + this.seed + ", lock " + this.lockMode.name().toLowerCase()

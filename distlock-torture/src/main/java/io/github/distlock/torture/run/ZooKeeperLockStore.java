@@ -18,9 +18,9 @@ import org.springframework.boot.logging.LoggingSystem;
 import io.github.distlock.zookeeper.ZooKeeperLockEngine;
 
 /**
- * The ZooKeeper engine's lock store for a run: a ZooKeeper server process of the run's own, the properties that point
- * a worker at it, the faults the run inflicts on it, and the lock nodes it still holds, read with a Curator client of
- * the runner's.
+ * The ZooKeeper engine's lock store for a run: a ZooKeeper server process of the run's own, or an ensemble of three,
+ * the properties that point a worker at it, the faults the run inflicts on it, and the lock nodes it still holds,
+ * read with a Curator client of the runner's.
  */
 final class ZooKeeperLockStore implements AutoCloseable {
 
@@ -33,12 +33,28 @@ final class ZooKeeperLockStore implements AutoCloseable {
 	 */
 	static final Duration TICK = Duration.ofMillis(200);
 
+	/** The standalone server, null for an ensemble. */
 	private final ZooKeeperProcess server;
+
+	/** The ensemble, null for a standalone server. */
+	private final ZooKeeperEnsemble ensemble;
 
 	private CuratorFramework reader;
 
+	/** A standalone server: the {@code zookeeper} store. */
 	ZooKeeperLockStore(Path runDirectory) {
 		this.server = ZooKeeperProcess.start(runDirectory, TICK);
+		this.ensemble = null;
+	}
+
+	private ZooKeeperLockStore(ZooKeeperEnsemble ensemble) {
+		this.server = null;
+		this.ensemble = ensemble;
+	}
+
+	/** An ensemble of so many servers: the {@code zookeeper_ensemble} store. */
+	static ZooKeeperLockStore ensemble(Path runDirectory, int servers) {
+		return new ZooKeeperLockStore(ZooKeeperEnsemble.start(runDirectory, TICK, servers));
 	}
 
 	/**
@@ -48,18 +64,34 @@ final class ZooKeeperLockStore implements AutoCloseable {
 	List<String> workerArguments(Duration sessionTimeout, Duration connectionTimeout) {
 		return List.of("--distlock.backend=zookeeper",
 				"--spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-				"--distlock.zookeeper.connect-string=" + this.server.connectString(),
+				"--distlock.zookeeper.connect-string=" + connectString(),
 				"--distlock.zookeeper.session-timeout=" + sessionTimeout.toMillis() + "ms",
 				"--distlock.zookeeper.connection-timeout=" + connectionTimeout.toMillis() + "ms",
 				"--distlock.zookeeper.root=" + ROOT);
 	}
 
 	String connectString() {
-		return this.server.connectString();
+		return (this.ensemble != null) ? this.ensemble.connectString() : this.server.connectString();
+	}
+
+	/** The ensemble's leader, for the {@code leader_kill} fault. */
+	LeaderEnsemble ensemble() {
+		if (this.ensemble == null) {
+			throw new IllegalStateException("A standalone ZooKeeper server has no leader to kill");
+		}
+		return this.ensemble;
 	}
 
 	long pid() {
-		return this.server.pid();
+		return standalone().pid();
+	}
+
+	/** The standalone server, whose faults (a stop, a restart) are not an ensemble's. */
+	private ZooKeeperProcess standalone() {
+		if (this.server == null) {
+			throw new IllegalStateException("The standalone server's faults strike no ensemble");
+		}
+		return this.server;
 	}
 
 	/**
@@ -67,18 +99,18 @@ final class ZooKeeperLockStore implements AutoCloseable {
 	 * unless its client's reconnection is served first.
 	 */
 	void pause(Duration duration) throws InterruptedException {
-		this.server.pause();
+		standalone().pause();
 		try {
 			TimeUnit.MILLISECONDS.sleep(duration.toMillis());
 		}
 		finally {
-			this.server.resume();
+			standalone().resume();
 		}
 	}
 
 	/** SIGKILL the server and start a new one on the same port and data; returns once it serves again. */
 	void restart() {
-		this.server.restart();
+		standalone().restart();
 	}
 
 	/**
@@ -129,14 +161,13 @@ final class ZooKeeperLockStore implements AutoCloseable {
 			LoggingSystem logging = LoggingSystem.get(ZooKeeperLockStore.class.getClassLoader());
 			logging.setLogLevel("org.apache.zookeeper", LogLevel.WARN);
 			logging.setLogLevel("org.apache.curator", LogLevel.WARN);
-			CuratorFramework client = CuratorFrameworkFactory.newClient(this.server.connectString(), 10_000, 5_000,
+			CuratorFramework client = CuratorFrameworkFactory.newClient(connectString(), 10_000, 5_000,
 					new RetryNTimes(5, 200));
 			client.start();
 			try {
 				if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
 					client.close();
-					throw new IllegalStateException("No connection to the ZooKeeper server at "
-							+ this.server.connectString());
+					throw new IllegalStateException("No connection to the ZooKeeper server at " + connectString());
 				}
 			}
 			catch (InterruptedException ex) {
@@ -157,7 +188,12 @@ final class ZooKeeperLockStore implements AutoCloseable {
 			}
 		}
 		finally {
-			this.server.close();
+			if (this.server != null) {
+				this.server.close();
+			}
+			if (this.ensemble != null) {
+				this.ensemble.close();
+			}
 		}
 	}
 

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A standalone ZooKeeper server ({@code ZooKeeperServerMain}) in a JVM of its own, on loopback and a free port, so
- * that it can be stopped, continued and killed by PID like a real server. Its data directory stays when the process
+ * A ZooKeeper server in a JVM of its own, on loopback and a free port, so that it can be stopped, continued and
+ * killed by PID like a real server: a standalone one ({@code ZooKeeperServerMain}), or a member of an ensemble
+ * ({@code QuorumPeerMain}, see {@link ZooKeeperEnsemble}). Its data directory stays when the process
  * dies: a restart on the same port and the same directory recovers every session and node from the transaction log,
  * as a production server does.
  * <p>
@@ -37,7 +38,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class ZooKeeperProcess implements AutoCloseable {
 
-	private static final String MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
+	private static final String STANDALONE_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
+
+	private static final String QUORUM_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+
+	/** What {@code srvr} says of a standalone server that serves. */
+	private static final List<String> STANDALONE_MODES = List.of("standalone");
+
+	/** What {@code srvr} says of an ensemble's member that serves: it leads, or it follows the leader in sync. */
+	private static final List<String> MEMBER_MODES = List.of("leader", "follower");
 
 	private static final Duration START = Duration.ofSeconds(60);
 
@@ -47,11 +56,14 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	private final List<String> command;
 
+	private final List<String> servingModes;
+
 	private Process process;
 
-	private ZooKeeperProcess(int port, Path config, Path log) {
+	private ZooKeeperProcess(String main, List<String> servingModes, int port, Path config, Path log) {
 		this.port = port;
 		this.log = log;
+		this.servingModes = servingModes;
 		List<String> options = JavaCommand.options("128m", "-Dzookeeper.forceSync=no",
 				"-Dzookeeper.4lw.commands.whitelist=*",
 				// No admin web server: it would want port 8080, and nothing here asks it anything.
@@ -59,7 +71,7 @@ final class ZooKeeperProcess implements AutoCloseable {
 				// Transaction log files of 1 MB rather than 64 MB (sparse, but alarming in a listing).
 				"-Dzookeeper.preAllocSize=1024",
 				"-Dlogback.configurationFile=io/github/distlock/torture/run/zookeeper-logback.xml");
-		this.command = JavaCommand.of(options, MAIN, List.of(config.toString()));
+		this.command = JavaCommand.of(options, main, List.of(config.toString()));
 	}
 
 	/**
@@ -76,13 +88,23 @@ final class ZooKeeperProcess implements AutoCloseable {
 					"clientPortAddress=127.0.0.1", "clientPort=" + port,
 					// Every worker connects from the same address: no limit per address (the default is 60).
 					"maxClientCnxns=0", ""), StandardCharsets.UTF_8);
-			ZooKeeperProcess server = new ZooKeeperProcess(port, config, directory.resolve("zookeeper.log"));
+			ZooKeeperProcess server = new ZooKeeperProcess(STANDALONE_MAIN, STANDALONE_MODES, port, config,
+					directory.resolve("zookeeper.log"));
 			server.launch();
 			return server;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start a ZooKeeper server", ex);
 		}
+	}
+
+	/**
+	 * A member of an ensemble, not started yet: its configuration (with the ensemble's {@code server.N} lines) and its
+	 * data directory (with its {@code myid}) written by the ensemble. Its members are started side by side
+	 * ({@link #spawn()}), then awaited ({@link #awaitServing()}): none serves before a quorum has elected a leader.
+	 */
+	static ZooKeeperProcess member(int clientPort, Path config, Path log) {
+		return new ZooKeeperProcess(QUORUM_MAIN, MEMBER_MODES, clientPort, config, log);
 	}
 
 	private static int freePort() throws IOException {
@@ -92,17 +114,22 @@ final class ZooKeeperProcess implements AutoCloseable {
 	}
 
 	private void launch() throws IOException {
+		spawn();
+		awaitServing();
+	}
+
+	/** Starts the process, without waiting for it to serve. */
+	void spawn() throws IOException {
 		this.process = new ProcessBuilder(this.command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
 			.start();
-		awaitServing();
 	}
 
 	/**
 	 * Polls {@code srvr} until the server serves: it accepts connections (and answers four-letter words) before it
-	 * has loaded its data, and says so.
+	 * has loaded its data (a member: before it has joined a leader), and says so.
 	 */
-	private void awaitServing() {
+	void awaitServing() {
 		long deadline = System.nanoTime() + START.toNanos();
 		String last = "no answer";
 		while (System.nanoTime() - deadline < 0) {
@@ -111,7 +138,7 @@ final class ZooKeeperProcess implements AutoCloseable {
 			}
 			try {
 				last = fourLetterWord("srvr");
-				if (last.contains("Mode: standalone")) {
+				if (this.servingModes.contains(modeIn(last))) {
 					return;
 				}
 			}
@@ -142,6 +169,27 @@ final class ZooKeeperProcess implements AutoCloseable {
 			InputStream in = socket.getInputStream();
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
+	}
+
+	/**
+	 * What {@code srvr} says the server is ({@code standalone}, {@code leader}, {@code follower}), or empty if it
+	 * does not answer or does not serve (a member looking for its leader, or syncing with it).
+	 */
+	String mode() {
+		try {
+			return modeIn(fourLetterWord("srvr"));
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	private static String modeIn(String srvr) {
+		return srvr.lines()
+			.filter((line) -> line.startsWith("Mode: "))
+			.map((line) -> line.substring("Mode: ".length()).strip())
+			.findFirst()
+			.orElse("");
 	}
 
 	String connectString() {

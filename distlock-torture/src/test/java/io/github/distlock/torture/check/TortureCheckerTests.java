@@ -445,6 +445,33 @@ class TortureCheckerTests {
 	}
 
 	@Test
+	void aKilledLeaderJustifiesUnconfirmedLeasesButEndsNoSessionUnlessTheEnsembleStayedLeaderlessLonger() {
+		this.run.sessionTimeout(4_000);
+		this.run.fault("leader_kill", "zookeeper", 5_000, 7_000,
+				"leader-zk2-killed-zk3-elected-after-600-ms-zk2-rejoined-after-2000-ms");
+		// Its lease ran out while its server looked for a new leader: given up, not taken.
+		lostDuringTheSection("w1", "hot-2", 4_900, 5_950, "STORE_UNREACHABLE");
+		// The survivors have every node and the new leader kept every session: nothing took this lock.
+		lostDuringTheSection("w2", "hot-3", 4_950, 6_000, "NOT_OWNED");
+		this.run.released("w1", "hot-1", token(7_500_000), 7_400, 7_500, 7_510);
+		// No leader for longer than the sessions (4 s): the sessions may have ended, their nodes with them.
+		this.run.fault("leader_kill", "etcd", 20_000, 26_000,
+				"leader-m0-killed-m1-elected-after-4500-ms-m0-rejoined-after-6000-ms");
+		lostDuringTheSection("w2", "hot-3", 19_950, 24_700, "NOT_OWNED");
+		this.run.released("w1", "hot-1", token(26_500_000), 26_400, 26_500, 26_510);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).hasSize(1)
+			.allMatch((violation) -> violation.detail().startsWith("w2 told NOT_OWNED for hot-3")
+					&& violation.detail().contains("faults near: leader_kill zookeeper"));
+		assertThat(report.figures()).containsEntry("losses justified", "2 of 3 {leader_kill=2}");
+		assertThat(report.figures()).hasEntrySatisfying(
+				report.figures().keySet().stream().filter((name) -> name.startsWith("tokens over leader_kill zookeeper"))
+					.findFirst().orElseThrow(),
+				(tokens) -> assertThat(tokens).endsWith(" zxids)"));
+	}
+
+	@Test
 	void aCallHeldUpByAStoppedZooKeeperIsTimedFromItsReturnButOneHeldUpByRedisIsNot() {
 		this.run.fault("zk_pause", "zookeeper", 5_000, 10_000);
 		this.run.timedOut("w2", "hot-1", 4_800, 10_300);
