@@ -255,6 +255,12 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		handle.stopWatching();
 		boolean deleted;
 		try {
+			// The release deletes the key only if it still has this lock's token, so it is repeated as it is: no other key
+			// ever gets that create revision. A repeat that finds the key gone cannot tell an earlier attempt that deleted it
+			// (unanswered) from a deletion by someone else. While the instance's lease lives, no one else deletes it but an
+			// operator (the engine itself deletes a lock's key only once it reported it lost, and then there is no release);
+			// so the repeat counts as the release. Only an operator's deletion during that very release, in the seconds a
+			// leader takes to fail over, goes unreported: the owner was giving the lock up then anyway.
 			deleted = this.attempts.call((n) -> this.queue.leave(handle.ownKey, handle.token())
 				.thenApply((left) -> left || (n > 0 && !instanceLeaseRanOut(handle.lease))), CALL_TIMEOUT.toNanos())
 				.get();
@@ -282,15 +288,6 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		}
 		return false;
 	}
-
-	/*
-	 * The release deletes the key only if it still has this lock's token, so it is repeated as it is: no other key
-	 * ever gets that create revision. A repeat that finds the key gone cannot tell an earlier attempt that deleted it
-	 * (unanswered) from a deletion by someone else. While the instance's lease lives, no one else deletes it but an
-	 * operator (the engine itself deletes a lock's key only once it reported it lost, and then there is no release);
-	 * so the repeat counts as the release. Only an operator's deletion during that very release, in the seconds a
-	 * leader takes to fail over, goes unreported: the owner was giving the lock up then anyway.
-	 */
 
 	/** A release that got no answer: the key is deleted in the background, as it would hold the lock otherwise. */
 	private LockStoreException notReleased(EtcdLockHandle handle, Throwable cause) {

@@ -1,16 +1,13 @@
 package io.github.distlock.torture.run;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.github.distlock.torture.check.CheckReport;
 import io.github.distlock.torture.check.FaultRecord;
 import io.github.distlock.torture.check.RunRecords;
-import io.github.distlock.torture.check.RunRecordsReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,13 +25,13 @@ class EnsembleTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onAnEtcdClusterMutualExclusionHoldsAndALeaderKillCostsNoLockItDidNotPutAtRisk() throws Exception {
-		assertLeaderKilledAndBack(runAndCheck(LockStore.ETCD_CLUSTER), "etcd");
+		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(LockStore.ETCD_CLUSTER), "etcd");
 	}
 
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onAZooKeeperEnsembleMutualExclusionHoldsAndALeaderKillCostsNoLockItDidNotPutAtRisk() throws Exception {
-		assertLeaderKilledAndBack(runAndCheck(LockStore.ZOOKEEPER_ENSEMBLE), "zookeeper");
+		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(LockStore.ZOOKEEPER_ENSEMBLE), "zookeeper");
 	}
 
 	/** Every fault struck, the leader kill among them, and it ended with a new leader and the killed member back. */
@@ -49,20 +46,6 @@ class EnsembleTortureRunTests {
 		assertThat(Duration.ofNanos(kill.endNanos() - kill.startNanos())).as("the leader kill's length")
 			.isPositive();
 		assertThat(records.lossReports()).as("locks lost to a paused holder at least").isNotEmpty();
-	}
-
-	private static RunRecords runAndCheck(LockStore store) throws Exception {
-		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed(), store);
-		Path dir = RunDirectories.forRun(settings.name());
-		CheckReport report = TortureRun.run(settings, dir);
-		System.out.println(report.render());
-		System.out.println("Records in " + dir.toAbsolutePath());
-
-		assertThat(report.violations()).as(report.render()).isEmpty();
-		// A pass proves something only if the load ran and the faults struck.
-		RunRecords records = RunRecordsReader.read(dir);
-		assertThat(records.acquisitions()).as("acquisitions").hasSizeGreaterThan(200);
-		return records;
 	}
 
 }

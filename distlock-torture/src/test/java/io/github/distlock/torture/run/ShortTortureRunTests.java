@@ -104,7 +104,8 @@ class ShortTortureRunTests {
 		assertThat(records.lossReports()).as("locks lost to a stalled etcd or a paused holder").isNotEmpty();
 	}
 
-	private static RunRecords runAndCheck(LockStore store) throws Exception {
+	/** One short run on the store, checked: no violation, and the load ran (the ensemble runs check theirs so too). */
+	static RunRecords runAndCheck(LockStore store) throws Exception {
 		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed(), store);
 		Path dir = RunDirectories.forRun(settings.name());
 		CheckReport report = TortureRun.run(settings, dir);
