@@ -56,9 +56,16 @@ final class CallAttempts {
 	 * when it had no answer in time), and never later than the bound
 	 */
 	<T> CompletableFuture<T> call(IntFunction<CompletableFuture<T>> attempt, long boundNanos, int maxAttempts) {
-		CompletableFuture<T> answer = new CompletableFuture<>();
-		send(attempt, 0, System.nanoTime() + boundNanos, maxAttempts, answer);
-		return answer;
+		return new Call<>(attempt, boundNanos, maxAttempts, true).send(0);
+	}
+
+	/**
+	 * As {@link #call(IntFunction, long)}, but a failure is not tried again: only an attempt left without an answer
+	 * is, and the call fails with the first failure of any attempt, given up or not. For a caller that has its own
+	 * pace for trying again after a failure.
+	 */
+	<T> CompletableFuture<T> callAgainWhenUnanswered(IntFunction<CompletableFuture<T>> attempt, long boundNanos) {
+		return new Call<>(attempt, boundNanos, Integer.MAX_VALUE, false).send(0);
 	}
 
 	/** As {@link #call(IntFunction, long, int)}, with as many attempts as the bound leaves room for. */
@@ -66,43 +73,90 @@ final class CallAttempts {
 		return call(attempt, boundNanos, Integer.MAX_VALUE);
 	}
 
-	private <T> void send(IntFunction<CompletableFuture<T>> attempt, int n, long deadline, int maxAttempts,
-			CompletableFuture<T> answer) {
-		long left = deadline - System.nanoTime();
-		if (answer.isDone()) {
-			return;
+	/** One call and its attempts. */
+	private final class Call<T> {
+
+		private final IntFunction<CompletableFuture<T>> attempt;
+
+		private final long deadline;
+
+		private final int maxAttempts;
+
+		private final boolean repeatFailures;
+
+		private final CompletableFuture<T> answer = new CompletableFuture<>();
+
+		/**
+		 * The last failure an attempt was told, given up or not: it says more than the last attempt's timeout (an
+		 * attempt given up may still fail with "unreachable" after a later one was sent).
+		 */
+		private volatile Throwable told;
+
+		Call(IntFunction<CompletableFuture<T>> attempt, long boundNanos, int maxAttempts, boolean repeatFailures) {
+			this.attempt = attempt;
+			this.deadline = System.nanoTime() + boundNanos;
+			this.maxAttempts = maxAttempts;
+			this.repeatFailures = repeatFailures;
 		}
-		CompletableFuture<T> sent;
-		try {
-			sent = attempt.apply(n);
-		}
-		catch (RuntimeException ex) {
-			answer.completeExceptionally(ex);
-			return;
-		}
-		sent.orTimeout(Math.max(1, Math.min(left, this.attemptNanos)), TimeUnit.NANOSECONDS)
-			.whenComplete((value, failure) -> {
-				if (failure == null) {
-					answer.complete(value);
-					return;
-				}
-				Throwable cause = unwrap(failure);
-				long remaining = deadline - System.nanoTime();
-				if (!mayRepeat(cause) || n + 1 >= maxAttempts || remaining <= 0) {
-					answer.completeExceptionally(cause);
-				}
-				else if (cause instanceof TimeoutException) {
-					// The attempt's deadline passed: the leader it went to may be dead; the next one may be there.
-					send(attempt, n + 1, deadline, maxAttempts, answer);
-				}
-				else if (remaining > this.pauseNanos) {
-					CompletableFuture.delayedExecutor(this.pauseNanos, TimeUnit.NANOSECONDS)
-						.execute(() -> send(attempt, n + 1, deadline, maxAttempts, answer));
-				}
-				else {
-					answer.completeExceptionally(cause);
+
+		CompletableFuture<T> send(int n) {
+			if (this.answer.isDone()) {
+				return this.answer;
+			}
+			long left = this.deadline - System.nanoTime();
+			CompletableFuture<T> sent;
+			try {
+				sent = this.attempt.apply(n);
+			}
+			catch (RuntimeException ex) {
+				this.answer.completeExceptionally(ex);
+				return this.answer;
+			}
+			sent.whenComplete((value, failure) -> {
+				if (failure != null && !(unwrap(failure) instanceof TimeoutException)) {
+					told(unwrap(failure));
 				}
 			});
+			// A copy takes the attempt's deadline, so that the attempt itself still tells its answer when it comes.
+			sent.copy().orTimeout(Math.max(1, Math.min(left, CallAttempts.this.attemptNanos)), TimeUnit.NANOSECONDS)
+				.whenComplete((value, failure) -> {
+					if (failure == null) {
+						this.answer.complete(value);
+						return;
+					}
+					Throwable cause = unwrap(failure);
+					long remaining = this.deadline - System.nanoTime();
+					if (!mayRepeat(cause) || n + 1 >= this.maxAttempts || remaining <= 0) {
+						fail(cause);
+					}
+					else if (cause instanceof TimeoutException) {
+						// The attempt's deadline passed: the leader it went to may be dead; the next one may be there.
+						send(n + 1);
+					}
+					else if (this.repeatFailures && remaining > CallAttempts.this.pauseNanos) {
+						CompletableFuture.delayedExecutor(CallAttempts.this.pauseNanos, TimeUnit.NANOSECONDS)
+							.execute(() -> send(n + 1));
+					}
+					else {
+						fail(cause);
+					}
+				});
+			return this.answer;
+		}
+
+		private void told(Throwable failure) {
+			this.told = failure;
+			if (!this.repeatFailures) {
+				this.answer.completeExceptionally(failure);
+			}
+		}
+
+		/** Fails with the cause, or, when it is only the last attempt's timeout, with what an attempt was told. */
+		private void fail(Throwable cause) {
+			Throwable told = this.told;
+			this.answer.completeExceptionally((cause instanceof TimeoutException && told != null) ? told : cause);
+		}
+
 	}
 
 	/** Whether waiting may cure the failure: not a refusal, a lease etcd no longer has, or a closed client. */

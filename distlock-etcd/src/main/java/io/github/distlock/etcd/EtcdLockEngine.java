@@ -90,7 +90,8 @@ import io.github.distlock.engine.support.LostLocks;
  * etcd's default otherwise) is sent again, and reaches the new leader about an election after the old one died
  * ({@link CallAttempts}). Reads, releases and the deletions left to the background are sent again as they are; a
  * join is sent again as a new key, which deletes and bars the keys of the joins before it. Within a lock's lease
- * deadline: the deadline still decides a loss, answer or not. The grant of the instance's lease is not repeated.
+ * deadline: the deadline still decides a loss, answer or not. The grant of the instance's lease is sent again too: a
+ * grant applied late makes a lease no key is attached to and nobody keeps alive, which expires on its own.
  */
 public final class EtcdLockEngine implements ObservableLockEngine, CheckableLockEngine, AutoCloseable {
 
@@ -189,7 +190,8 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		this.queue = new LockQueue(this.kv, client.getWatchClient(), this.keys);
 		this.events = newEventsThread();
 		long ttlSeconds = Math.max(1, (leaseTtl.toMillis() + 999) / 1000);
-		this.leases = new LeaseKeeper(client.getLeaseClient(), ttlSeconds, this.events, this::leaseEnded);
+		this.leases = new LeaseKeeper(client.getLeaseClient(), ttlSeconds, this.events, this::leaseEnded,
+				this.attempts);
 		this.cleaner = new KeyCleaner(this.queue, this.events, CALL_TIMEOUT, this.attempts);
 		this.acquirer = new Acquirer(this.queue, this.keys, this.leases, this.cleaner, this.refusal, CALL_TIMEOUT,
 				this.attempts);

@@ -40,6 +40,8 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private final Consumer<InstanceLease> onEnded;
 
+	private final CallAttempts attempts;
+
 	private final ReentrantLock granting = new ReentrantLock();
 
 	private volatile InstanceLease current;
@@ -50,12 +52,15 @@ final class LeaseKeeper implements AutoCloseable {
 	 * @param ttlSeconds the time to live asked for; etcd may grant more (never less than its minimum)
 	 * @param events the thread that checks the time to live and hands on endings
 	 * @param onEnded told, on the events thread, of each lease that ended while the keeper was open
+	 * @param attempts how a grant is sent again when the leader it went to may have died
 	 */
-	LeaseKeeper(Lease client, long ttlSeconds, ScheduledExecutorService events, Consumer<InstanceLease> onEnded) {
+	LeaseKeeper(Lease client, long ttlSeconds, ScheduledExecutorService events, Consumer<InstanceLease> onEnded,
+			CallAttempts attempts) {
 		this.client = client;
 		this.ttlSeconds = ttlSeconds;
 		this.events = events;
 		this.onEnded = onEnded;
+		this.attempts = attempts;
 	}
 
 	/**
@@ -81,10 +86,15 @@ final class LeaseKeeper implements AutoCloseable {
 			if (lease != null && !lease.isEnded()) {
 				return lease;
 			}
+			// The first attempt's sending time: the lease answered, whichever attempt made it, began no earlier.
 			long sentAt = System.nanoTime();
-			// Should the answer come too late, the lease is never kept alive and expires on its own.
-			LeaseGrantResponse granted = this.client.grant(this.ttlSeconds)
-				.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			// A grant left unanswered is sent again (its leader may have died). One applied but not answered in time,
+			// or answered after another, makes a lease nobody keeps alive and no key is attached to: it expires on its
+			// own. A grant that fails goes back to the caller, which tries again within its wait time only.
+			LeaseGrantResponse granted = this.attempts
+				.callAgainWhenUnanswered((n) -> this.client.grant(this.ttlSeconds),
+						Math.max(0, deadline - System.nanoTime()))
+				.get();
 			lease = new InstanceLease(granted.getID(), granted.getTTL(), sentAt);
 			this.current = lease;
 			lease.keepAliveBy(this.client.keepAlive(lease.id(), new KeepAliveObserver(lease)));

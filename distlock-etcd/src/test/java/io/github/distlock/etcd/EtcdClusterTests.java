@@ -167,14 +167,18 @@ class EtcdClusterTests {
 		LockHandle released = engine.acquire(request("released", LOCK_LEASE, Duration.ZERO));
 		LockHandle extended = engine.acquire(request("extended", LOCK_LEASE, Duration.ZERO));
 		LockHandle verified = engine.acquire(request("verified", LOCK_LEASE, Duration.ZERO));
+		// An engine that has locked nothing yet: its first lock waits on the grant of its instance lease.
+		EtcdLockEngine fresh = engine(track(this.cluster.newClientOf(followers)));
 
 		leader.freeze();
 		InFlightCall<LockHandle> acquisition = InFlightCall.start("acquisition",
 				() -> engine.acquire(request("acquired", LOCK_LEASE, Duration.ZERO)));
+		InFlightCall<LockHandle> first = InFlightCall.start("first acquisition (lease grant)",
+				() -> fresh.acquire(request("first", LOCK_LEASE, Duration.ZERO)));
 		InFlightCall<Boolean> release = InFlightCall.start("release", released::release);
 		InFlightCall<Boolean> renewal = InFlightCall.start("renewal", () -> extended.extend(LOCK_LEASE));
 		InFlightCall<Boolean> check = InFlightCall.start("check", verified::verify);
-		List<InFlightCall<?>> calls = List.of(acquisition, release, renewal, check);
+		List<InFlightCall<?>> calls = List.of(acquisition, first, release, renewal, check);
 		assertThat(calls).as("no call is answered while the leader is stopped").noneMatch(InFlightCall::isDone);
 		long killedAt = System.nanoTime();
 		leader.kill();
@@ -187,6 +191,8 @@ class EtcdClusterTests {
 		assertThat(bound).as("the bound tells a repeat from the call timeout").isLessThan(EtcdLockEngine.CALL_TIMEOUT);
 		LockHandle acquired = acquisition.result(Duration.ZERO);
 		assertThat(acquired.token()).isGreaterThan(verified.token());
+		LockHandle firstHeld = first.result(Duration.ZERO);
+		assertThat(firstHeld.verify()).as("the fresh engine's lock, on its granted lease").isTrue();
 		assertThat(release.result(Duration.ZERO)).as("released").isTrue();
 		assertThat(renewal.result(Duration.ZERO)).as("renewed").isTrue();
 		assertThat(check.result(Duration.ZERO)).as("confirmed").isTrue();
@@ -200,6 +206,7 @@ class EtcdClusterTests {
 		awaitConfirmations(engine, engine.statistics().renewals() + 3);
 		assertThat(this.cluster.queue("cluster", "released")).as("the released lock's key is gone").isEmpty();
 		assertThat(acquired.release()).isTrue();
+		assertThat(firstHeld.release()).isTrue();
 		assertThat(extended.release()).isTrue();
 		assertThat(verified.release()).isTrue();
 		assertThat(this.lost).isEmpty();
