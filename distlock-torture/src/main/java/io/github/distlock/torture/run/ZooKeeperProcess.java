@@ -50,6 +50,9 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	private static final Duration START = Duration.ofSeconds(60);
 
+	/** How many ports a standalone server tries: each was free when chosen, and another process may take it first. */
+	private static final int PORT_ATTEMPTS = 3;
+
 	private final int port;
 
 	private final Path log;
@@ -58,12 +61,16 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	private final List<String> servingModes;
 
+	/** The data directory its configuration names: what tells this server from another on the same port. */
+	private final String dataDir;
+
 	private Process process;
 
 	private ZooKeeperProcess(String main, List<String> servingModes, int port, Path config, Path log) {
 		this.port = port;
 		this.log = log;
 		this.servingModes = servingModes;
+		this.dataDir = dataDirOf(config);
 		List<String> options = JavaCommand.options("128m", "-Dzookeeper.forceSync=no",
 				"-Dzookeeper.4lw.commands.whitelist=*",
 				// No admin web server: it would want port 8080, and nothing here asks it anything.
@@ -80,22 +87,39 @@ final class ZooKeeperProcess implements AutoCloseable {
 	 * tick
 	 */
 	static ZooKeeperProcess start(Path directory, Duration tick) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return start(directory, tick, freePort());
+			}
+			catch (PortTaken ex) {
+				if (attempt == PORT_ATTEMPTS) {
+					throw ex;
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not start a ZooKeeper server", ex);
+			}
+		}
+	}
+
+	/** Starts a server on the given port; {@link PortTaken} if another process has it. */
+	static ZooKeeperProcess start(Path directory, Duration tick, int port) throws IOException {
+		Path data = Files.createDirectories(directory.resolve("zookeeper-data"));
+		Path config = directory.resolve("zookeeper.cfg");
+		Files.writeString(config, String.join("\n", "tickTime=" + tick.toMillis(), "dataDir=" + data,
+				"clientPortAddress=127.0.0.1", "clientPort=" + port,
+				// Every worker connects from the same address: no limit per address (the default is 60).
+				"maxClientCnxns=0", ""), StandardCharsets.UTF_8);
+		ZooKeeperProcess server = new ZooKeeperProcess(STANDALONE_MAIN, STANDALONE_MODES, port, config,
+				directory.resolve("zookeeper.log"));
 		try {
-			Path data = Files.createDirectories(directory.resolve("zookeeper-data"));
-			int port = freePort();
-			Path config = directory.resolve("zookeeper.cfg");
-			Files.writeString(config, String.join("\n", "tickTime=" + tick.toMillis(), "dataDir=" + data,
-					"clientPortAddress=127.0.0.1", "clientPort=" + port,
-					// Every worker connects from the same address: no limit per address (the default is 60).
-					"maxClientCnxns=0", ""), StandardCharsets.UTF_8);
-			ZooKeeperProcess server = new ZooKeeperProcess(STANDALONE_MAIN, STANDALONE_MODES, port, config,
-					directory.resolve("zookeeper.log"));
 			server.launch();
-			return server;
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not start a ZooKeeper server", ex);
+		catch (PortTaken ex) {
+			server.kill();
+			throw ex;
 		}
+		return server;
 	}
 
 	/**
@@ -105,6 +129,19 @@ final class ZooKeeperProcess implements AutoCloseable {
 	 */
 	static ZooKeeperProcess member(int clientPort, Path config, Path log) {
 		return new ZooKeeperProcess(QUORUM_MAIN, MEMBER_MODES, clientPort, config, log);
+	}
+
+	private static String dataDirOf(Path config) {
+		try {
+			return Files.readAllLines(config, StandardCharsets.UTF_8).stream()
+				.filter((line) -> line.startsWith("dataDir="))
+				.map((line) -> line.substring("dataDir=".length()).strip())
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("No dataDir in " + config));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static int freePort() throws IOException {
@@ -127,18 +164,26 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	/**
 	 * Polls {@code srvr} until the server serves: it accepts connections (and answers four-letter words) before it
-	 * has loaded its data (a member: before it has joined a leader), and says so.
+	 * has loaded its data (a member: before it has joined a leader), and says so. Its answer counts only once
+	 * {@code conf} names this server's data directory: the port was free when chosen, but another server (a build's
+	 * other tests run beside this one) may have taken it before this one bound it, and would answer in its place.
 	 */
 	void awaitServing() {
 		long deadline = System.nanoTime() + START.toNanos();
 		String last = "no answer";
 		while (System.nanoTime() - deadline < 0) {
 			if (!this.process.isAlive()) {
+				if (logSays("Address already in use")) {
+					throw new PortTaken(this.port, this.log);
+				}
 				throw new IllegalStateException("The ZooKeeper server exited at start-up; see " + this.log);
 			}
 			try {
 				last = fourLetterWord("srvr");
 				if (this.servingModes.contains(modeIn(last))) {
+					if (!answersForItsData()) {
+						throw new PortTaken(this.port, this.log);
+					}
 					return;
 				}
 			}
@@ -156,6 +201,20 @@ final class ZooKeeperProcess implements AutoCloseable {
 		}
 		throw new IllegalStateException("The ZooKeeper server on port " + this.port + " did not serve within " + START
 				+ " (last answer: " + last.strip() + "); see " + this.log);
+	}
+
+	private boolean logSays(String text) {
+		try {
+			return Files.readString(this.log, StandardCharsets.UTF_8).contains(text);
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/** Whether the server on the port is this one: {@code conf} names its data directory. */
+	private boolean answersForItsData() throws IOException {
+		return fourLetterWord("conf").lines().anyMatch((line) -> line.startsWith("dataDir=" + this.dataDir));
 	}
 
 	/** Asks the server a four-letter word and returns its whole answer. */
@@ -190,6 +249,10 @@ final class ZooKeeperProcess implements AutoCloseable {
 			.map((line) -> line.substring("Mode: ".length()).strip())
 			.findFirst()
 			.orElse("");
+	}
+
+	int port() {
+		return this.port;
 	}
 
 	String connectString() {
@@ -254,6 +317,16 @@ final class ZooKeeperProcess implements AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/** The port was taken by another process between its choice and this server's start. */
+	static final class PortTaken extends IllegalStateException {
+
+		PortTaken(int port, Path log) {
+			super("Port " + port + " was taken by another process before the ZooKeeper server could bind it; see "
+					+ log);
+		}
+
 	}
 
 }

@@ -60,6 +60,22 @@ class ZooKeeperLockStoreTests {
 		}
 	}
 
+	/**
+	 * A build runs other modules' tests beside this one, and their servers pick free ports too: a server whose port
+	 * another took between choice and bind must not take the other's answers for its own.
+	 */
+	@Test
+	@Timeout(value = 2, unit = TimeUnit.MINUTES)
+	void aServerWhosePortAnotherServerHasSaysSoInsteadOfTakingItsAnswers() throws Exception {
+		try (ZooKeeperProcess other = ZooKeeperProcess.start(this.dir.resolve("other"), ZooKeeperLockStore.TICK)) {
+			assertThatExceptionOfType(ZooKeeperProcess.PortTaken.class)
+				.isThrownBy(() -> ZooKeeperProcess.start(this.dir.resolve("late"), ZooKeeperLockStore.TICK,
+						other.port()))
+				.withMessageContaining("Port " + other.port() + " was taken");
+			assertThat(other.fourLetterWord("ruok")).as("the other server, untouched").isEqualTo("imok");
+		}
+	}
+
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void aPausedServerAnswersNothingUntilItIsContinued() throws Exception {
