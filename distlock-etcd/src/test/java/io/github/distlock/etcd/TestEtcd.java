@@ -112,7 +112,11 @@ public final class TestEtcd implements AutoCloseable {
 				try {
 					// A linearizable read: answered once the cluster has a leader.
 					client.getKVClient().get(ByteSequence.from("/", StandardCharsets.UTF_8)).get(1, TimeUnit.SECONDS);
+					requireOwnMembers(client, nodes);
 					return;
+				}
+				catch (AnotherCluster ex) {
+					throw ex;
 				}
 				catch (Exception ex) {
 					if (System.nanoTime() > deadline) {
@@ -123,6 +127,32 @@ public final class TestEtcd implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	/**
+	 * The ports were free when chosen, but another etcd (a build's other tests run beside these) may have bound one
+	 * first, and would answer in this one's place: the members that answer must be these.
+	 */
+	private static void requireOwnMembers(Client client, List<Node> nodes) throws Exception {
+		List<String> peers = client.getClusterClient().listMember().get(1, TimeUnit.SECONDS).getMembers().stream()
+			.flatMap((member) -> member.getPeerURIs().stream())
+			.map((uri) -> uri.toString().replaceAll("/$", ""))
+			.toList();
+		for (Node node : nodes) {
+			if (!peers.contains(node.peerUrl())) {
+				throw new AnotherCluster("Another etcd answers on " + node.clientUrl() + " (its members: " + peers
+						+ "): the port was taken between its choice and this member's start");
+			}
+		}
+	}
+
+	/** Another etcd answered on a port chosen for this one. */
+	private static final class AnotherCluster extends IllegalStateException {
+
+		AnotherCluster(String message) {
+			super(message);
+		}
+
 	}
 
 	private String[] all() {
