@@ -54,6 +54,7 @@ public final class RedisProcess implements RedisServer {
 				if (redis.launch()) {
 					return redis;
 				}
+				redis.process.destroyForcibly();
 				if (attempt == PORT_ATTEMPTS) {
 					throw new IllegalStateException("redis-server found its ports taken " + PORT_ATTEMPTS
 							+ " times: " + redis.log());
@@ -100,7 +101,10 @@ public final class RedisProcess implements RedisServer {
 			}
 			try (RespClient client = client()) {
 				if ("PONG".equals(client.call("PING"))) {
-					return true;
+					// The port was free when chosen; another redis-server (a build's other tests run beside these)
+					// may have bound it first and answered here, while this one fails to bind and exits.
+					return String.valueOf(client.call("INFO", "server"))
+						.contains("process_id:" + this.process.pid() + "\r\n");
 				}
 			}
 			catch (RuntimeException ex) {
