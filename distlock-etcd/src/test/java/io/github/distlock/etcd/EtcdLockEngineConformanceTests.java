@@ -1,21 +1,25 @@
 package io.github.distlock.etcd;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.Client;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.testsupport.HandOverAfterLossConformance;
 
 /**
  * The engine conformance suite on a real one-member etcd. Every engine takes a lease of its own, which is what makes
  * it a separate instance to etcd; they share one client, as a client costs threads and connections that hundreds of
  * engines (some tests start one per attempt) would pile up.
  */
-class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests {
+class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests
+		implements HandOverAfterLossConformance {
 
 	/** Long enough that no lease expires by accident under a busy machine; crashes here revoke it. */
 	private static final Duration LEASE_TTL = Duration.ofSeconds(5);
@@ -41,8 +45,8 @@ class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests 
 	}
 
 	@Override
-	protected LockEngine newEngine() {
-		return new EtcdLockEngine(client, EtcdLockEngine.DEFAULT_ROOT, LEASE_TTL, this.lost::add);
+	protected LockEngine newEngine(LockLostListener listener) {
+		return new EtcdLockEngine(client, EtcdLockEngine.DEFAULT_ROOT, LEASE_TTL, listener);
 	}
 
 	/**
@@ -76,6 +80,16 @@ class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests 
 			Thread.sleep(5);
 		}
 		throw new AssertionError("No waiter for " + key);
+	}
+
+	@Override
+	public LockEngine engineReportingTo(LockLostListener listener) {
+		return engine(listener);
+	}
+
+	@Override
+	public ExecutorService waiters() {
+		return this.executor;
 	}
 
 }

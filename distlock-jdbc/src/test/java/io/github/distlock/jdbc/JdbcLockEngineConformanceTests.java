@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInstance;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.test.PrivateDatabase;
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
@@ -73,7 +74,7 @@ class JdbcLockEngineConformanceTests {
 		@BeforeAll
 		void createDatabase() {
 			this.database = this.databases.get();
-			JdbcLockEngine engine = newEngine();
+			JdbcLockEngine engine = newEngine(this.lost::add);
 			engine.createTableIfMissing();
 			this.dialect = LockTableDialect.valueOf(engine.databaseProduct().toUpperCase(Locale.ROOT));
 			engine.close();
@@ -85,9 +86,9 @@ class JdbcLockEngineConformanceTests {
 		}
 
 		@Override
-		protected JdbcLockEngine newEngine() {
+		protected JdbcLockEngine newEngine(LockLostListener listener) {
 			JdbcLockEngine engine = new JdbcLockEngine(this.database.dataSource(), JdbcLockEngine.DEFAULT_TABLE,
-					Duration.ofSeconds(5), JdbcLockEngine.DEFAULT_POLL_INTERVAL, this.lost::add);
+					Duration.ofSeconds(5), JdbcLockEngine.DEFAULT_POLL_INTERVAL, listener);
 			this.created.add(engine);
 			return engine;
 		}

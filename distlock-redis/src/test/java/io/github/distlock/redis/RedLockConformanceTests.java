@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.test.RedLockMastersExtension;
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
@@ -19,8 +20,8 @@ class RedLockConformanceTests extends AbstractLockEngineConformanceTests {
 	private final RedLockTestEngines engines = new RedLockTestEngines();
 
 	@Override
-	protected LockEngine newEngine() {
-		return this.engines.create(masters, this.lost::add);
+	protected LockEngine newEngine(LockLostListener listener) {
+		return this.engines.create(masters, listener);
 	}
 
 	@Override

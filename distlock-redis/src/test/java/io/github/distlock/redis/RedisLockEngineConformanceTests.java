@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.test.RedisExtension;
@@ -20,8 +21,8 @@ class RedisLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 	private final ConformanceEngines engines = new ConformanceEngines();
 
 	@Override
-	protected LockEngine newEngine() {
-		return this.engines.create(redis, this.lost::add);
+	protected LockEngine newEngine(LockLostListener listener) {
+		return this.engines.create(redis, listener);
 	}
 
 	@Override

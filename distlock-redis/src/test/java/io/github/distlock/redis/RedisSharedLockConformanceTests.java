@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.test.RedisExtension;
 import io.github.distlock.test.RespClient;
@@ -20,8 +21,8 @@ class RedisSharedLockConformanceTests extends AbstractSharedLockConformanceTests
 	private final ConformanceEngines engines = new ConformanceEngines();
 
 	@Override
-	protected LockEngine newEngine() {
-		return this.engines.create(redis, this.lost::add);
+	protected LockEngine newEngine(LockLostListener listener) {
+		return this.engines.create(redis, listener);
 	}
 
 	@Override

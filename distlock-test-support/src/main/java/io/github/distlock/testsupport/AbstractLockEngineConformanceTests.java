@@ -432,7 +432,7 @@ public abstract class AbstractLockEngineConformanceTests extends EngineSuiteSupp
 
 	@Test
 	void aCrashedHolderFreesTheLockWithinOneLease() throws Exception {
-		LockEngine crashing = newEngine();
+		LockEngine crashing = newEngine(this.lost::add);
 		crashing.acquire(new LockRequest("conformance", "crash", Duration.ofMillis(500), Duration.ZERO, true, null));
 		long crashedAt = System.nanoTime();
 		crash(crashing);

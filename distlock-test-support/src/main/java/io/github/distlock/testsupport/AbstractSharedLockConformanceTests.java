@@ -301,7 +301,7 @@ public abstract class AbstractSharedLockConformanceTests extends EngineSuiteSupp
 
 	@Test
 	void aCrashedPermitHolderFreesItsPermitWithinOneLease() throws Exception {
-		LockEngine crashing = newEngine();
+		LockEngine crashing = newEngine(this.lost::add);
 		crashing.acquire(permit("crash", 1, Duration.ofMillis(500), Duration.ZERO));
 		long crashedAt = System.nanoTime();
 		crash(crashing);

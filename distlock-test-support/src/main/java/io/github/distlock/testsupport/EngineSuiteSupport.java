@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
 
@@ -30,8 +31,8 @@ public abstract class EngineSuiteSupport {
 	/** Threads for acquisitions that wait, shut down after each test. */
 	protected ExecutorService executor;
 
-	/** A new engine, as a separate application instance would have, reporting losses to {@link #lost}. */
-	protected abstract LockEngine newEngine();
+	/** A new engine, as a separate application instance would have, reporting its losses to the listener. */
+	protected abstract LockEngine newEngine(LockLostListener listener);
 
 	/** Stops an engine without releasing its locks, as a crashed process would. */
 	protected abstract void crash(LockEngine engine);
@@ -50,9 +51,14 @@ public abstract class EngineSuiteSupport {
 		}
 	}
 
-	/** A new engine, crashed after the test. */
+	/** A new engine reporting its losses to {@link #lost}, crashed after the test. */
 	protected LockEngine engine() {
-		LockEngine engine = newEngine();
+		return engine(this.lost::add);
+	}
+
+	/** A new engine reporting its losses to the listener, crashed after the test. */
+	protected LockEngine engine(LockLostListener listener) {
+		LockEngine engine = newEngine(listener);
 		this.engines.add(engine);
 		return engine;
 	}

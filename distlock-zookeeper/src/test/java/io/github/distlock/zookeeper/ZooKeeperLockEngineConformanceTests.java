@@ -11,14 +11,17 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.testsupport.HandOverAfterLossConformance;
 
 /**
  * The engine conformance suite on a ZooKeeper server in the test JVM, each engine with a client (and so a session)
  * of its own.
  */
-class ZooKeeperLockEngineConformanceTests extends AbstractLockEngineConformanceTests {
+class ZooKeeperLockEngineConformanceTests extends AbstractLockEngineConformanceTests
+		implements HandOverAfterLossConformance {
 
 	private static TestZooKeeper zooKeeper;
 
@@ -45,11 +48,11 @@ class ZooKeeperLockEngineConformanceTests extends AbstractLockEngineConformanceT
 	}
 
 	@Override
-	protected LockEngine newEngine() {
+	protected LockEngine newEngine(LockLostListener listener) {
 		try {
 			CuratorFramework client = zooKeeper.newClient();
 			ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client, ZooKeeperLockEngine.DEFAULT_ROOT,
-					this.lost::add);
+					listener);
 			this.clients.put(engine, client);
 			return engine;
 		}
@@ -96,6 +99,16 @@ class ZooKeeperLockEngineConformanceTests extends AbstractLockEngineConformanceT
 			Thread.sleep(5);
 		}
 		throw new AssertionError("No waiter for " + key);
+	}
+
+	@Override
+	public LockEngine engineReportingTo(LockLostListener listener) {
+		return engine(listener);
+	}
+
+	@Override
+	public ExecutorService waiters() {
+		return this.executor;
 	}
 
 }

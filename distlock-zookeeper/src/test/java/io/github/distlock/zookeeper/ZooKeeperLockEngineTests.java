@@ -6,13 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -86,35 +84,6 @@ class ZooKeeperLockEngineTests {
 
 	private static LockRequest request(String key, Duration wait) {
 		return new LockRequest("zk", key, Duration.ofSeconds(10), wait, true, null);
-	}
-
-	@Test
-	void aLockGivenUpAtItsDeadlineGoesToTheNextWaiterOnlyOnceItsHolderWasTold() throws Exception {
-		// The holder's listener is held back: the next waiter must not get the lock while the holder has not heard.
-		CountDownLatch told = new CountDownLatch(1);
-		CountDownLatch listenerMayReturn = new CountDownLatch(1);
-		ZooKeeperLockEngine holder = new ZooKeeperLockEngine(client(), ZooKeeperLockEngine.DEFAULT_ROOT, (loss) -> {
-			told.countDown();
-			try {
-				listenerMayReturn.await(10, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		this.engines.add(holder);
-		LockHandle held = holder
-			.acquire(new LockRequest("zk", "handed-on", Duration.ofMillis(500), Duration.ZERO, false, null));
-		ZooKeeperLockEngine waiterEngine = engine();
-		Future<LockHandle> waiter = this.executor
-			.submit(() -> waiterEngine.acquire(request("handed-on", Duration.ofSeconds(10))));
-		assertThat(told.await(5, TimeUnit.SECONDS)).as("the holder told of the lease's end").isTrue();
-		// Held back for a while by the listener, which the waiter must outwait.
-		assertThatExceptionOfType(TimeoutException.class).isThrownBy(() -> waiter.get(1, TimeUnit.SECONDS));
-		listenerMayReturn.countDown();
-		LockHandle next = waiter.get(5, TimeUnit.SECONDS);
-		assertThat(next.token()).isGreaterThan(held.token());
-		assertThat(next.release()).isTrue();
 	}
 
 	@Test
