@@ -1,7 +1,6 @@
 package io.github.distlock.etcd;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.Client;
@@ -80,16 +79,6 @@ class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 			Thread.sleep(5);
 		}
 		throw new AssertionError("No waiter for " + key);
-	}
-
-	@Override
-	public LockEngine engineReportingTo(LockLostListener listener) {
-		return engine(listener);
-	}
-
-	@Override
-	public ExecutorService waiters() {
-		return this.executor;
 	}
 
 }

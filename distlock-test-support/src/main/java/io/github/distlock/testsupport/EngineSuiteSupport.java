@@ -53,14 +53,22 @@ public abstract class EngineSuiteSupport {
 
 	/** A new engine reporting its losses to {@link #lost}, crashed after the test. */
 	protected LockEngine engine() {
-		return engine(this.lost::add);
+		return engineReportingTo(this.lost::add);
 	}
 
-	/** A new engine reporting its losses to the listener, crashed after the test. */
-	protected LockEngine engine(LockLostListener listener) {
+	/**
+	 * A new engine reporting its losses to the listener, crashed after the test. Public, as the cases a suite takes
+	 * by implementing an interface (such as {@link HandOverAfterLossConformance}) ask for it.
+	 */
+	public LockEngine engineReportingTo(LockLostListener listener) {
 		LockEngine engine = newEngine(listener);
 		this.engines.add(engine);
 		return engine;
+	}
+
+	/** {@link #executor}, for the cases a suite takes by implementing an interface. */
+	public ExecutorService waiters() {
+		return this.executor;
 	}
 
 	/** The next reported loss, waiting at most the given time for it. */

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * An engine whose store frees the lock by the store's own clock (a Redis key's expiry, a database row's lease) has no
  * hand-over to hold back, and does not take this case.
  * <p>
- * Taken by a conformance suite that implements it; the engines come from the suite's {@link EngineSuiteSupport}.
+ * Taken by a conformance suite that implements it; {@link EngineSuiteSupport} provides its two methods.
  */
 public interface HandOverAfterLossConformance {
 

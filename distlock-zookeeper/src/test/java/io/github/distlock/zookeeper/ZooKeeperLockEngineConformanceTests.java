@@ -101,14 +101,4 @@ class ZooKeeperLockEngineConformanceTests extends AbstractLockEngineConformanceT
 		throw new AssertionError("No waiter for " + key);
 	}
 
-	@Override
-	public LockEngine engineReportingTo(LockLostListener listener) {
-		return engine(listener);
-	}
-
-	@Override
-	public ExecutorService waiters() {
-		return this.executor;
-	}
-
 }
