@@ -128,12 +128,14 @@ final class RedisConnectionDiagnosis {
 			ConnectionSettingNames settings) {
 		String store = target.description();
 		if (target.tls()) {
-			if (TlsHandshakeProbe.answersPlainRedis(target, timeoutMillis)) {
+			TlsHandshakeProbe.PlainAnswer plain = TlsHandshakeProbe.plainAnswer(target, timeoutMillis);
+			if (plain == TlsHandshakeProbe.PlainAnswer.REDIS) {
 				return new LockStoreConnectionException(store, "TLS: " + store + " answers plain Redis, not TLS",
 						"Turn TLS off (" + settings.tlsOff() + "), or use the server's TLS port.",
 						failure);
 			}
-			LockStoreConnectionException refused = clientCertificateRefused(target, timeoutMillis, failure);
+			LockStoreConnectionException refused = clientCertificateRefused(target, timeoutMillis,
+					plain == TlsHandshakeProbe.PlainAnswer.OTHER, failure);
 			if (refused != null) {
 				return refused;
 			}
@@ -155,8 +157,8 @@ final class RedisConnectionDiagnosis {
 	 * own tells a missing or untrusted client certificate apart from a port without TLS.
 	 */
 	private static LockStoreConnectionException clientCertificateRefused(RedisTarget target, long timeoutMillis,
-			Throwable failure) {
-		SSLException probe = TlsHandshakeProbe.failure(target, timeoutMillis);
+			boolean alive, Throwable failure) {
+		SSLException probe = TlsHandshakeProbe.failure(target, timeoutMillis, alive);
 		if (probe == null) {
 			return null;
 		}

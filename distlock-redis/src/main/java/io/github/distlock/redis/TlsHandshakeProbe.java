@@ -1,8 +1,11 @@
 package io.github.distlock.redis;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -34,21 +37,33 @@ final class TlsHandshakeProbe {
 	}
 
 	/**
-	 * The longest the probe waits for each step. A server that speaks TLS answers a handshake on the spot; one that
-	 * does not (a plain port) never answers, and the probe must not double the time start-up takes to say so.
+	 * The longest the plain probe, and the handshake probe of a server that did not answer it, wait for each step. A
+	 * server that speaks TLS answers on the spot; one that does not (a plain port, a stalled server) never answers, and
+	 * the probe must not double the time start-up takes to say so.
 	 */
 	private static final int MAX_WAIT_MILLIS = 500;
 
-	/**
-	 * Whether the server's first address answers a plain {@code PING} as Redis does (a reply of any kind, an error
-	 * included): a port without TLS. A TLS port ends such a connection at once, so neither case waits long.
-	 */
-	static boolean answersPlainRedis(RedisTarget target, long timeoutMillis) {
+	/** What a plain {@code PING} on the server's first address got. */
+	enum PlainAnswer {
+
+		/** A reply as Redis gives (of any kind, an error included): a port without TLS. */
+		REDIS,
+
+		/** The connection ended, or bytes that are not Redis's came back: something alive that is not plain Redis. */
+		OTHER,
+
+		/** No connection, or no answer in time. */
+		NONE
+
+	}
+
+	/** Sends a plain {@code PING} to the server's first address. A TLS port ends such a connection at once. */
+	static PlainAnswer plainAnswer(RedisTarget target, long timeoutMillis) {
 		URI address = firstAddress(target.server());
 		if (address == null) {
-			return false;
+			return PlainAnswer.NONE;
 		}
-		int timeout = (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
+		int timeout = shortWait(timeoutMillis);
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
 			socket.setSoTimeout(timeout);
@@ -56,24 +71,36 @@ final class TlsHandshakeProbe {
 			socket.getOutputStream().flush();
 			int first = socket.getInputStream().read();
 			// The first byte of every RESP reply: simple string, error, integer, bulk string, array.
-			return first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
+			boolean redis = first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
+			return redis ? PlainAnswer.REDIS : PlainAnswer.OTHER;
 		}
-		catch (Exception ex) {
-			return false;
+		catch (IOException ex) {
+			// A reset is an answer too (the server is there); a timeout or a refused connection is none.
+			return (ex instanceof SocketTimeoutException || ex instanceof ConnectException) ? PlainAnswer.NONE
+					: PlainAnswer.OTHER;
 		}
+		catch (RuntimeException ex) {
+			return PlainAnswer.NONE;
+		}
+	}
+
+	private static int shortWait(long timeoutMillis) {
+		return (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
 	}
 
 	/**
 	 * @return the TLS failure the server's first address answers with, or null when the handshake and a command
 	 * went through, or the probe could not be made (no address, unreadable key material, no connection)
+	 * @param alive whether the server answered the plain probe: then each step may take as long as the client's own
+	 * connection may (a loaded machine can hold a live server's handshake past the short wait), else the short wait
 	 */
-	static SSLException failure(RedisTarget target, long timeoutMillis) {
+	static SSLException failure(RedisTarget target, long timeoutMillis, boolean alive) {
 		URI address = firstAddress(target.server());
 		SSLContext context = (address != null) ? context(target.server()) : null;
 		if (context == null) {
 			return null;
 		}
-		int timeout = (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
+		int timeout = alive ? (int) Math.min(Integer.MAX_VALUE, Math.max(50, timeoutMillis)) : shortWait(timeoutMillis);
 		try (Socket plain = new Socket()) {
 			plain.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
 			plain.setSoTimeout(timeout);
