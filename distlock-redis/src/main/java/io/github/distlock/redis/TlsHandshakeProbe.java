@@ -17,6 +17,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.SentinelServersConfig;
@@ -67,10 +68,11 @@ final class TlsHandshakeProbe {
 	 * @return the TLS failure the server's first address answers with, or null when the handshake and a command
 	 * went through, or the probe could not be made (no address, unreadable key material, no connection)
 	 */
-	static SSLException failure(RedisTarget target, long timeoutMillis) {
-		URI address = firstAddress(target.server());
-		SSLContext context = (address != null) ? context(target.server()) : null;
-		if (context == null) {
+	static @Nullable SSLException failure(RedisTarget target, long timeoutMillis) {
+		BaseConfig<?> server = target.server();
+		URI address = firstAddress(server);
+		SSLContext context = (server != null && address != null) ? context(server) : null;
+		if (address == null || context == null) {
 			return null;
 		}
 		int timeout = (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
@@ -111,7 +113,7 @@ final class TlsHandshakeProbe {
 		return failure.getMessage() != null && failure.getMessage().contains(text);
 	}
 
-	private static URI firstAddress(BaseConfig<?> server) {
+	private static @Nullable URI firstAddress(@Nullable BaseConfig<?> server) {
 		List<String> addresses;
 		if (server instanceof SingleServerConfig single) {
 			addresses = List.of(single.getAddress());
@@ -134,7 +136,7 @@ final class TlsHandshakeProbe {
 	}
 
 	/** The client's TLS material as Redisson would use it: its factories, else its key and trust stores. */
-	private static SSLContext context(BaseConfig<?> server) {
+	private static @Nullable SSLContext context(BaseConfig<?> server) {
 		try {
 			KeyManager[] keys = null;
 			if (server.getSslKeyManagerFactory() != null) {
@@ -166,7 +168,7 @@ final class TlsHandshakeProbe {
 		}
 	}
 
-	private static KeyStore load(URL url, String type, char[] password) throws Exception {
+	private static KeyStore load(URL url, String type, char @Nullable [] password) throws Exception {
 		KeyStore store = KeyStore.getInstance((type != null) ? type : KeyStore.getDefaultType());
 		try (InputStream in = url.openStream()) {
 			store.load(in, password);
@@ -174,7 +176,7 @@ final class TlsHandshakeProbe {
 		return store;
 	}
 
-	private static char[] password(String password) {
+	private static char @Nullable [] password(@Nullable String password) {
 		return (password != null) ? password.toCharArray() : null;
 	}
 
