@@ -1,10 +1,14 @@
 package io.github.distlock;
 
 import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.interceptor.LockDefaults;
 import io.github.distlock.interceptor.LockExecution;
@@ -50,7 +54,7 @@ public class DistributedLockTemplate {
 	 * @throws LockLostException if the lock was lost while the work ran (not with {@link OnLost#IGNORE}); when the
 	 * work threw, its exception instead, carrying the loss as suppressed
 	 */
-	public <T> T execute(LockSpec spec, LockCallback<T> work) {
+	public <T extends @Nullable Object> T execute(LockSpec spec, LockCallback<T> work) {
 		Objects.requireNonNull(work, "work");
 		return run(spec, work, null);
 	}
@@ -61,7 +65,7 @@ public class DistributedLockTemplate {
 	 * still throws {@link LockAcquisitionException}: "not acquired" must not hide an outage.
 	 * @return the work's result, or that the lock was busy
 	 */
-	public <T> LockAttempt<T> tryExecute(LockSpec spec, LockCallback<T> work) {
+	public <T extends @Nullable Object> LockAttempt<T> tryExecute(LockSpec spec, LockCallback<T> work) {
 		Objects.requireNonNull(work, "work");
 		boolean[] started = new boolean[1];
 		try {
@@ -91,7 +95,8 @@ public class DistributedLockTemplate {
 	 * @throws LockAcquisitionException if the lock was not acquired; the work did not start
 	 * @throws RuntimeException what the work threw before returning a stage; the lock is released at once
 	 */
-	public <T> CompletionStage<T> executeAsync(LockSpec spec, Supplier<? extends CompletionStage<T>> work) {
+	public <T extends @Nullable Object> @Nullable CompletionStage<T> executeAsync(LockSpec spec,
+			Supplier<? extends @Nullable CompletionStage<T>> work) {
 		Objects.requireNonNull(work, "work");
 		try {
 			return this.execution.runStage(request(spec), onLost(spec), work::get);
@@ -104,14 +109,20 @@ public class DistributedLockTemplate {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private <T> T run(LockSpec spec, LockCallback<T> work, boolean[] started) {
+	// The execution hands back what the work returned: a T, null only where T admits null. NullAway, outside its
+	// JSpecify mode, takes a type variable for non-null and so cannot see that the cast keeps T's nullness.
+	@SuppressWarnings({ "unchecked", "NullAway" })
+	private <T extends @Nullable Object> T run(LockSpec spec, LockCallback<T> work, boolean @Nullable [] started) {
 		try {
 			return (T) this.execution.run(request(spec), onLost(spec), () -> {
 				if (started != null) {
 					started[0] = true;
 				}
-				return work.doInLock(LockContext.of(LockExecution.currentHandle()));
+				LockHandle held = LockExecution.currentHandle();
+				if (held == null) {
+					throw new IllegalStateException("The template's work runs outside its lock: no lock on this thread");
+				}
+				return work.doInLock(LockContext.of(held));
 			});
 		}
 		catch (RuntimeException | Error ex) {
@@ -125,16 +136,17 @@ public class DistributedLockTemplate {
 
 	private LockRequest request(LockSpec spec) {
 		Objects.requireNonNull(spec, "spec");
+		Duration maxLease = (spec.maxLease() != null) ? spec.maxLease() : this.defaults.maxLease();
 		return new LockRequest(spec.name(), spec.key(), orDefault(spec.lease(), this.defaults.lease()),
-				orDefault(spec.waitTime(), this.defaults.waitTime()), spec.autoRenew(),
-				orDefault(spec.maxLease(), this.defaults.maxLease()), spec.mode(), spec.permits());
+				orDefault(spec.waitTime(), this.defaults.waitTime()), spec.autoRenew(), maxLease, spec.mode(),
+				spec.permits());
 	}
 
 	private OnLost onLost(LockSpec spec) {
 		return (spec.onLost() != OnLost.DEFAULT) ? spec.onLost() : this.defaults.onLost();
 	}
 
-	private static <V> V orDefault(V value, V fallback) {
+	private static <V> V orDefault(@Nullable V value, V fallback) {
 		return (value != null) ? value : fallback;
 	}
 

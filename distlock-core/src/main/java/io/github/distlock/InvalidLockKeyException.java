@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.engine.LockRequest;
 
 /**
@@ -13,7 +15,7 @@ public class InvalidLockKeyException extends IllegalArgumentException {
 
 	private final String expression;
 
-	public InvalidLockKeyException(String method, String expression, Object value) {
+	public InvalidLockKeyException(String method, String expression, @Nullable Object value) {
 		this(method, expression, "evaluated to " + ((value == null) ? "null" : "a blank string"));
 	}
 

@@ -4,6 +4,8 @@ import io.github.distlock.engine.DisplayedKey;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a lock could not be acquired: another holder kept it for the whole wait, or the lock store could not
  * be reached in time (then {@link #getCause()} says why).
@@ -16,14 +18,17 @@ public class LockAcquisitionException extends RuntimeException {
 
 	private final Duration waited;
 
-	public LockAcquisitionException(String lockName, String lockKey, Duration waited, Throwable cause) {
+	/**
+	 * @param cause why the store could not be reached, or the interruption; null when another holder kept the lock
+	 */
+	public LockAcquisitionException(String lockName, String lockKey, Duration waited, @Nullable Throwable cause) {
 		super(message(lockName, lockKey, waited, cause), cause);
 		this.lockName = lockName;
 		this.lockKey = lockKey;
 		this.waited = waited;
 	}
 
-	private static String message(String name, String key, Duration waited, Throwable cause) {
+	private static String message(String name, String key, Duration waited, @Nullable Throwable cause) {
 		String reason;
 		if (cause == null) {
 			reason = "it is held by another holder";

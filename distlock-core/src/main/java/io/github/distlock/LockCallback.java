@@ -1,12 +1,14 @@
 package io.github.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work that a {@link DistributedLockTemplate} runs under a lock.
  *
  * @param <T> the work's result
  */
 @FunctionalInterface
-public interface LockCallback<T> {
+public interface LockCallback<T extends @Nullable Object> {
 
 	/**
 	 * @param lock the lock the work runs under: its fencing token for downstream writes, its remaining lease

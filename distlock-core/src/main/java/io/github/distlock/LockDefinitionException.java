@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link DistributedLock} declaration that cannot work: an invalid key expression, a malformed or non-positive
  * duration (on the method or from its class's {@link DistributedLockConfig}), a method a proxy cannot intercept, a
@@ -10,7 +12,7 @@ public class LockDefinitionException extends IllegalStateException {
 
 	private final String method;
 
-	public LockDefinitionException(String method, String problem, Throwable cause) {
+	public LockDefinitionException(String method, String problem, @Nullable Throwable cause) {
 		super("Invalid @DistributedLock on " + method + ": " + problem, cause);
 		this.method = method;
 	}

@@ -2,6 +2,8 @@ package io.github.distlock;
 
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The application's answer to a {@link DistributedLock} method whose lock stayed held by another holder for the
  * whole wait time, when the method declares no {@link DistributedLock#fallback() fallback}. Define one bean of this
@@ -31,6 +33,6 @@ public interface LockFailureHandler {
 	 * for {@code void}); anything else fails the call with {@link IllegalStateException}
 	 * @throws RuntimeException what the caller receives instead, such as {@code failure} itself
 	 */
-	Object handleNotAcquired(LockAcquisitionException failure, Method method, Object[] args);
+	@Nullable Object handleNotAcquired(LockAcquisitionException failure, Method method, @Nullable Object[] args);
 
 }

@@ -3,6 +3,8 @@ package io.github.distlock;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.engine.Leases;
 
 /**
@@ -20,13 +22,13 @@ public final class LockSpec {
 
 	private final String key;
 
-	private final Duration lease;
+	private final @Nullable Duration lease;
 
-	private final Duration waitTime;
+	private final @Nullable Duration waitTime;
 
 	private final boolean autoRenew;
 
-	private final Duration maxLease;
+	private final @Nullable Duration maxLease;
 
 	private final OnLost onLost;
 
@@ -34,8 +36,8 @@ public final class LockSpec {
 
 	private final int permits;
 
-	private LockSpec(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
-			Duration maxLease, OnLost onLost, LockMode mode, int permits) {
+	private LockSpec(String name, String key, @Nullable Duration lease, @Nullable Duration waitTime,
+			boolean autoRenew, @Nullable Duration maxLease, OnLost onLost, LockMode mode, int permits) {
 		this.name = name;
 		this.key = key;
 		this.lease = lease;
@@ -124,12 +126,12 @@ public final class LockSpec {
 	}
 
 	/** The lease, or null for {@code distlock.lease}. */
-	public Duration lease() {
+	public @Nullable Duration lease() {
 		return this.lease;
 	}
 
 	/** The wait time, or null for {@code distlock.wait-time}. */
-	public Duration waitTime() {
+	public @Nullable Duration waitTime() {
 		return this.waitTime;
 	}
 
@@ -138,7 +140,7 @@ public final class LockSpec {
 	}
 
 	/** The renewal ceiling, or null for {@code distlock.max-lease}. */
-	public Duration maxLease() {
+	public @Nullable Duration maxLease() {
 		return this.maxLease;
 	}
 
@@ -156,7 +158,7 @@ public final class LockSpec {
 		return this.permits;
 	}
 
-	private static String requireText(String value, String what) {
+	private static String requireText(@Nullable String value, String what) {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException("A lock's " + what + " must not be null or blank: " + value);
 		}

@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * distlock could not set up its connection to the lock store at start-up: the store refused the credentials, its
  * TLS certificate was not trusted or did not match the host, it speaks another protocol than the client expects, it
@@ -18,7 +20,7 @@ public class LockStoreConnectionException extends RuntimeException {
 	 * @param message the cause, shown to users as it is
 	 * @param action what to change
 	 */
-	public LockStoreConnectionException(String store, String message, String action, Throwable cause) {
+	public LockStoreConnectionException(String store, String message, String action, @Nullable Throwable cause) {
 		super(message, cause);
 		this.store = store;
 		this.action = action;

@@ -1,5 +1,7 @@
 package io.github.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The lock store refused a command with an error that waiting will not cure: a missing permission, a key of the
  * wrong type, a full memory, a read-only replica. The call fails at once instead of retrying for its whole wait;
@@ -21,7 +23,8 @@ public class LockStoreException extends RuntimeException {
 	 * {@code READONLY}
 	 * @param message what happened and what to change, shown to users as it is
 	 */
-	public LockStoreException(String lockName, String lockKey, String storeError, String message, Throwable cause) {
+	public LockStoreException(String lockName, String lockKey, String storeError, String message,
+			@Nullable Throwable cause) {
 		super(message, cause);
 		this.lockName = lockName;
 		this.lockKey = lockKey;

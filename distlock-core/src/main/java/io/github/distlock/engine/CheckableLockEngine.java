@@ -3,6 +3,8 @@ package io.github.distlock.engine;
 import java.time.Duration;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An engine whose store a health check can ask: one bounded round trip, and words for an operator when it fails.
  */
@@ -25,7 +27,7 @@ public interface CheckableLockEngine extends LockEngine {
 	 * The refusal that the store's last lock calls met, while it lasts, as a sentence for an operator that names the
 	 * store and its error; null when the last lock call succeeded.
 	 */
-	String standingRefusal();
+	@Nullable String standingRefusal();
 
 	/**
 	 * What the store's configuration means for locks, for health details, read within the timeout: for Redis, its

@@ -1,5 +1,7 @@
 package io.github.distlock.engine;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A lock key as it may be shown in a log line, an exception message, a health detail or an endpoint: keys come from
  * method arguments, so a user's input could otherwise forge log lines (CR/LF) or flood a log (a megabyte of key).
@@ -14,7 +16,7 @@ public final class DisplayedKey {
 	private DisplayedKey() {
 	}
 
-	public static String of(String key) {
+	public static String of(@Nullable String key) {
 		if (key == null) {
 			return "null";
 		}

@@ -2,6 +2,8 @@ package io.github.distlock.engine;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockMode;
 
@@ -28,7 +30,7 @@ public interface LockEngine {
 	 * @return the handles, in the order of the requests; null when not every lock was free (nothing is then held), or
 	 * when the engine takes locks one at a time (the default)
 	 */
-	default List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
+	default @Nullable List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
 		return null;
 	}
 

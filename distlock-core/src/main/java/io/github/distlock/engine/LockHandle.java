@@ -2,6 +2,8 @@ package io.github.distlock.engine;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 
@@ -44,7 +46,7 @@ public interface LockHandle {
 	}
 
 	/** How the lock was found lost, or null while it is held (or after a clean release). */
-	LostLock.Reason lossReason();
+	LostLock.@Nullable Reason lossReason();
 
 	/**
 	 * Asks the store whether this holder still owns the lock (one round trip). A lock found not owned becomes lost

@@ -3,6 +3,8 @@ package io.github.distlock.engine;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockMode;
 
 /**
@@ -19,7 +21,7 @@ import io.github.distlock.LockMode;
  * limit, with {@link LockMode#EXCLUSIVE} mode); zero for a plain lock
  */
 public record LockRequest(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
-		Duration maxLease, LockMode mode, int permits) {
+		@Nullable Duration maxLease, LockMode mode, int permits) {
 
 	/**
 	 * The longest lock key, in characters. Keys are stored in the lock store and shown (cut) in logs; a longer value
@@ -52,7 +54,7 @@ public record LockRequest(String name, String key, Duration lease, Duration wait
 
 	/** An exclusive lock. */
 	public LockRequest(String name, String key, Duration lease, Duration waitTime, boolean autoRenew,
-			Duration maxLease) {
+			@Nullable Duration maxLease) {
 		this(name, key, lease, waitTime, autoRenew, maxLease, LockMode.EXCLUSIVE, 0);
 	}
 

@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.ParameterNameDiscoverer;
 
 /**
@@ -28,7 +29,7 @@ final class CachedParameterNames implements ParameterNameDiscoverer {
 	}
 
 	@Override
-	public String[] getParameterNames(Method method) {
+	public String @Nullable [] getParameterNames(Method method) {
 		String[] names = this.byMethod.get(method);
 		if (names == null) {
 			String[] found = this.discoverer.getParameterNames(method);
@@ -39,7 +40,7 @@ final class CachedParameterNames implements ParameterNameDiscoverer {
 	}
 
 	@Override
-	public String[] getParameterNames(Constructor<?> constructor) {
+	public String @Nullable [] getParameterNames(Constructor<?> constructor) {
 		return this.discoverer.getParameterNames(constructor);
 	}
 

@@ -1,5 +1,6 @@
 package io.github.distlock.interceptor;
 
+import org.jspecify.annotations.Nullable;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
@@ -19,9 +20,9 @@ public final class CarriedLocks {
 
 	private final HeldLock innermost;
 
-	private final CarriedLocks outer;
+	private final @Nullable CarriedLocks outer;
 
-	private CarriedLocks(HeldLock innermost, CarriedLocks outer) {
+	private CarriedLocks(HeldLock innermost, @Nullable CarriedLocks outer) {
 		this.innermost = innermost;
 		this.outer = outer;
 	}
@@ -30,13 +31,13 @@ public final class CarriedLocks {
 	 * The innermost lock that the pipeline with this context runs inside, or null. Backs
 	 * {@link io.github.distlock.ReactiveLockContext}.
 	 */
-	public static LockHandle innermostHandle(ContextView context) {
+	public static @Nullable LockHandle innermostHandle(ContextView context) {
 		CarriedLocks locks = context.getOrDefault(KEY, null);
 		return (locks != null) ? locks.innermost.handle : null;
 	}
 
 	/** The lock of that scope, name and key the pipeline runs inside, or null. */
-	static HeldLock find(ContextView context, Object scope, String name, String key) {
+	static @Nullable HeldLock find(ContextView context, Object scope, String name, String key) {
 		for (CarriedLocks locks = context.getOrDefault(KEY, null); locks != null; locks = locks.outer) {
 			if (locks.innermost.is(scope, name, key)) {
 				return locks.innermost;

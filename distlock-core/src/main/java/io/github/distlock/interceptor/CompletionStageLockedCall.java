@@ -2,6 +2,8 @@ package io.github.distlock.interceptor;
 
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 
@@ -19,9 +21,9 @@ final class CompletionStageLockedCall implements LockedCall {
 
 	@Override
 	@SuppressWarnings("unchecked")
-	public Object call(LockExecution execution, LockRequest request, OnLost onLost,
+	public @Nullable Object call(LockExecution execution, LockRequest request, OnLost onLost,
 			LockAspectSupport.Invocation method) throws Throwable {
-		return execution.runStage(request, onLost, () -> (CompletionStage<Object>) method.proceed());
+		return execution.runStage(request, onLost, () -> (@Nullable CompletionStage<Object>) method.proceed());
 	}
 
 }

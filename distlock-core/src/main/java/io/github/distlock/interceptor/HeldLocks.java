@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.OnLost;
 import io.github.distlock.LockMode;
@@ -33,16 +34,16 @@ final class HeldLocks {
 	private static final ThreadLocal<HeldLocks> CURRENT = new ThreadLocal<>();
 
 	/** The thread's lock while it holds just one, the common case, which then needs no map. */
-	private HeldLock only;
+	private @Nullable HeldLock only;
 
 	/** Every lock, from the moment the thread holds a second one at the same time; null before. */
-	private Map<LockId, HeldLock> several;
+	private @Nullable Map<LockId, HeldLock> several;
 
 	/**
 	 * The lock of the innermost running locked method. The frames of {@code enter} and {@code exit} keep the ones
 	 * outside it, since locked calls on a thread nest strictly.
 	 */
-	private HeldLock innermost;
+	private @Nullable HeldLock innermost;
 
 	/** This thread's locks, created on first use. */
 	static HeldLocks current() {
@@ -55,7 +56,7 @@ final class HeldLocks {
 	}
 
 	/** This thread's locks, or null when it holds none. */
-	static HeldLocks peek() {
+	static @Nullable HeldLocks peek() {
 		return CURRENT.get();
 	}
 
@@ -63,7 +64,7 @@ final class HeldLocks {
 	 * The lock this thread already holds in this scope for this name and key, or null.
 	 * @param name the lock's {@link #identity}
 	 */
-	HeldLock find(Object scope, String name, String key) {
+	@Nullable HeldLock find(Object scope, String name, String key) {
 		if (this.several != null) {
 			return this.several.get(new LockId(scope, name, key));
 		}
@@ -115,17 +116,19 @@ final class HeldLocks {
 	}
 
 	private HeldLock put(HeldLock held) {
-		LockId id = held.id;
-		if (this.several == null && this.only == null) {
-			this.only = held;
-			return held;
-		}
-		if (this.several == null) {
-			this.several = new HashMap<>();
-			this.several.put(this.only.id, this.only);
+		Map<LockId, HeldLock> several = this.several;
+		if (several == null) {
+			HeldLock only = this.only;
+			if (only == null) {
+				this.only = held;
+				return held;
+			}
+			several = new HashMap<>();
+			several.put(only.id, only);
+			this.several = several;
 			this.only = null;
 		}
-		this.several.put(id, held);
+		several.put(held.id, held);
 		return held;
 	}
 
@@ -133,7 +136,7 @@ final class HeldLocks {
 	 * Makes the lock the innermost one, for a call that runs under it.
 	 * @return the lock that was innermost, to hand back to {@link #exit}
 	 */
-	HeldLock enter(HeldLock held) {
+	@Nullable HeldLock enter(HeldLock held) {
 		HeldLock outer = this.innermost;
 		held.holds++;
 		this.innermost = held;
@@ -145,7 +148,7 @@ final class HeldLocks {
 	 * @param outer what {@code enter} returned
 	 * @return whether that was the last hold, so the lock should now be released
 	 */
-	boolean exit(HeldLock held, HeldLock outer) {
+	boolean exit(HeldLock held, @Nullable HeldLock outer) {
 		this.innermost = outer;
 		return --held.holds == 0;
 	}
@@ -175,7 +178,7 @@ final class HeldLocks {
 	}
 
 	/** The innermost lock of the running method, or null. */
-	HeldLock innermost() {
+	@Nullable HeldLock innermost() {
 		return this.innermost;
 	}
 
@@ -196,7 +199,7 @@ final class HeldLocks {
 	static final class HeldLock {
 
 		/** The thread's locks this view belongs to; null for a lock no thread holds. */
-		final HeldLocks owner;
+		final @Nullable HeldLocks owner;
 
 		private final LockId id;
 
@@ -217,8 +220,8 @@ final class HeldLocks {
 		 */
 		final AtomicInteger claims;
 
-		private HeldLock(HeldLocks owner, LockId id, LockHandle handle, OnLost onLost, Observation observation,
-				AtomicInteger claims) {
+		private HeldLock(@Nullable HeldLocks owner, LockId id, LockHandle handle, OnLost onLost,
+				Observation observation, AtomicInteger claims) {
 			this.owner = owner;
 			this.id = id;
 			this.handle = handle;

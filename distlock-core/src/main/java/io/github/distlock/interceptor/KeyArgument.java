@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.SpelNode;
@@ -52,7 +53,7 @@ final class KeyArgument {
 	 * The variable the whole expression refers to, or null. {@code #this} and {@code #root} are not variables but
 	 * the evaluation's objects, even for a method with a parameter called {@code root}.
 	 */
-	private static String referencedVariable(Expression key) {
+	private static @Nullable String referencedVariable(Expression key) {
 		if (!(key instanceof SpelExpression spel)) {
 			return null;
 		}

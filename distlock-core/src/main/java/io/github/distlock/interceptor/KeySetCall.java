@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
 
@@ -37,7 +39,7 @@ final class KeySetCall {
 	}
 
 	/** Runs the call under every key's lock; what the call returned. */
-	static Object run(LockExecution execution, LockOperation operation, List<String> keys,
+	static @Nullable Object run(LockExecution execution, LockOperation operation, List<String> keys,
 			LockAspectSupport.Invocation invocation) throws Throwable {
 		KeySetCall call = new KeySetCall(execution, operation, keys);
 		PreparedHandles together = call.acquireTogether();
@@ -56,7 +58,7 @@ final class KeySetCall {
 	 * Takes every key at once where the engine can (one round trip when all are free), unless this thread holds one
 	 * of them already: that one is entered, not taken.
 	 */
-	private PreparedHandles acquireTogether() {
+	private @Nullable PreparedHandles acquireTogether() {
 		List<LockRequest> requests = new ArrayList<>(this.keys.size());
 		for (String key : this.keys) {
 			LockRequest request = this.operation.request(key, Duration.ZERO);
@@ -68,7 +70,7 @@ final class KeySetCall {
 		return this.execution.acquireTogether(requests);
 	}
 
-	private Object from(int index, LockAspectSupport.Invocation invocation) throws Throwable {
+	private @Nullable Object from(int index, LockAspectSupport.Invocation invocation) throws Throwable {
 		if (index == this.keys.size()) {
 			return invocation.proceed();
 		}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.distlock.LockAcquisitionException;
@@ -39,7 +40,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 	 * or null when a busy lock is thrown
 	 */
 	public LockAspectSupport(LockOperationSource operations, LockKeyEvaluator keys, LockExecution execution,
-			Supplier<LockFailureHandler> failureHandler) {
+			Supplier<@Nullable LockFailureHandler> failureHandler) {
 		this.operations = operations;
 		this.keys = keys;
 		this.execution = execution;
@@ -77,7 +78,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 	 * The innermost lock the current thread holds through {@code @DistributedLock}, or null. Backs
 	 * {@link io.github.distlock.LockContext}.
 	 */
-	public static LockHandle currentHandle() {
+	public static @Nullable LockHandle currentHandle() {
 		return LockExecution.currentHandle();
 	}
 
@@ -85,7 +86,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 	@FunctionalInterface
 	public interface Invocation {
 
-		Object proceed() throws Throwable;
+		@Nullable Object proceed() throws Throwable;
 
 		/**
 		 * The same call, able to proceed once per subscription of a reactive method, each time from the lock's place in
@@ -97,8 +98,8 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 
 	}
 
-	public Object invoke(Method method, Object target, Object[] args, Class<?> targetClass, Invocation invocation)
-			throws Throwable {
+	public @Nullable Object invoke(Method method, @Nullable Object target, @Nullable Object[] args,
+			@Nullable Class<?> targetClass, Invocation invocation) throws Throwable {
 		LockOperation operation = this.operations.getOperation(method, targetClass);
 		if (operation == null) {
 			return invocation.proceed();
@@ -137,8 +138,8 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 	}
 
 	/** A call whose key expression names several locks: all of them are held while it runs. */
-	private Object invokeKeySet(LockOperation operation, List<String> keys, Object target, Object[] args,
-			Invocation invocation) throws Throwable {
+	private @Nullable Object invokeKeySet(LockOperation operation, List<String> keys, @Nullable Object target,
+			@Nullable Object[] args, Invocation invocation) throws Throwable {
 		if (LockOperationSource.REACTOR_PRESENT && operation.call() instanceof ReactiveLockedCall) {
 			throw new UnsupportedOperationException(operation.methodId() + ": the key (" + operation.keyText()
 					+ ") names several locks, which a reactive or suspend method cannot hold yet; lock each key in "
@@ -181,7 +182,7 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		}
 
 		@Override
-		public Object proceed() throws Throwable {
+		public @Nullable Object proceed() throws Throwable {
 			this.started = true;
 			return this.invocation.proceed();
 		}

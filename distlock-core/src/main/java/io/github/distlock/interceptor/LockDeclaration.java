@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -28,10 +29,11 @@ final class LockDeclaration {
 
 	private final MergedAnnotation<DistributedLockConfig> classDefaults;
 
-	private final String classDefaultsSource;
+	/** Where the class's defaults come from, for messages; null when the class has none. */
+	private final @Nullable String classDefaultsSource;
 
 	private LockDeclaration(MergedAnnotation<DistributedLock> lock, MergedAnnotation<DistributedLockConfig> classDefaults,
-			String classDefaultsSource) {
+			@Nullable String classDefaultsSource) {
 		this.lock = lock;
 		this.classDefaults = classDefaults;
 		this.classDefaultsSource = classDefaultsSource;
@@ -43,7 +45,7 @@ final class LockDeclaration {
 	 * @param method the method as invoked, searched when the specific one carries no lock
 	 * @throws LockDefinitionException if the method carries more than one lock
 	 */
-	static LockDeclaration find(Method specific, Method method, String methodId) {
+	static @Nullable LockDeclaration find(Method specific, Method method, String methodId) {
 		MergedAnnotation<DistributedLock> lock = nearest(specific, methodId);
 		if (!lock.isPresent() && specific != method) {
 			lock = nearest(method, methodId);
@@ -92,7 +94,7 @@ final class LockDeclaration {
 		return "@DistributedLock through @" + path.get(0).getSimpleName();
 	}
 
-	private static String sourceName(Object source, Class<?> fallback) {
+	private static String sourceName(@Nullable Object source, Class<?> fallback) {
 		Class<?> type = (source instanceof Class<?> declared) ? declared : fallback;
 		return type.getSimpleName();
 	}

@@ -2,6 +2,8 @@ package io.github.distlock.interceptor;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.OnLost;
 
 /**
@@ -12,7 +14,7 @@ import io.github.distlock.OnLost;
  * @param maxLease the default renewal ceiling, or null for none
  * @param onLost the default reaction to a lost lock
  */
-public record LockDefaults(Duration lease, Duration waitTime, Duration maxLease, OnLost onLost) {
+public record LockDefaults(Duration lease, Duration waitTime, @Nullable Duration maxLease, OnLost onLost) {
 
 	public LockDefaults {
 		onLost = (onLost == null || onLost == OnLost.DEFAULT) ? OnLost.ROLLBACK : onLost;

@@ -9,6 +9,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 import io.github.distlock.LockAcquisitionException;
@@ -16,6 +17,7 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.LockMode;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LockUpgradeException;
+import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -43,7 +45,8 @@ public final class LockExecution {
 
 	private final Supplier<LockEngine> engine;
 
-	private final TransactionBoundRelease transactionBoundRelease;
+	/** Null when Spring's transaction support is not on the class path. */
+	private final @Nullable TransactionBoundRelease transactionBoundRelease;
 
 	private final LockObservations observations;
 
@@ -61,7 +64,7 @@ public final class LockExecution {
 	 * The innermost lock the current thread holds through any lock execution, or null. Backs
 	 * {@link io.github.distlock.LockContext}.
 	 */
-	public static LockHandle currentHandle() {
+	public static @Nullable LockHandle currentHandle() {
 		HeldLocks locks = HeldLocks.peek();
 		HeldLock held = (locks != null) ? locks.innermost() : null;
 		return (held != null) ? held.handle : null;
@@ -91,7 +94,7 @@ public final class LockExecution {
 	}
 
 	/** The lock the current thread holds through this execution for the request's lock, or null. */
-	HeldLock heldByCurrentThread(LockRequest request) {
+	@Nullable HeldLock heldByCurrentThread(LockRequest request) {
 		HeldLocks heldLocks = HeldLocks.peek();
 		return (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(request), request.key()) : null;
 	}
@@ -111,11 +114,11 @@ public final class LockExecution {
 	 * its nested calls for the same lock enter it rather than wait for it. The thread takes its own claim while the
 	 * work runs; if the lock has been let go of meanwhile, the work runs outside it.
 	 */
-	Object runInside(HeldLock held, Work work) throws Throwable {
+	@Nullable Object runInside(HeldLock held, Work work) throws Throwable {
 		HeldLocks heldLocks = HeldLocks.peek();
 		HeldLock view = (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(held.handle), held.handle.key())
 				: null;
-		if (view == null) {
+		if (heldLocks == null || view == null) {
 			if (!held.tryClaim()) {
 				return work.run();
 			}
@@ -135,7 +138,7 @@ public final class LockExecution {
 	 * Ends a thread's stay inside a lock it entered with {@link HeldLocks#borrow}: when its holds end, its claim is
 	 * let go; the lock's holder decides when it is released.
 	 */
-	static void leave(HeldLocks heldLocks, HeldLock view, HeldLock outer) {
+	static void leave(HeldLocks heldLocks, HeldLock view, @Nullable HeldLock outer) {
 		if (heldLocks.exit(view, outer)) {
 			((LockExecution) view.scope()).threadDone(view);
 		}
@@ -145,7 +148,7 @@ public final class LockExecution {
 	@FunctionalInterface
 	public interface Work {
 
-		Object run() throws Throwable;
+		@Nullable Object run() throws Throwable;
 
 	}
 
@@ -157,7 +160,7 @@ public final class LockExecution {
 	 * @throws LockLostException if the lock was lost while the work ran, unless {@code onLost} is
 	 * {@link OnLost#IGNORE}; the work's own exception instead, carrying the loss as suppressed, if it threw one
 	 */
-	public Object run(LockRequest request, OnLost onLost, Work work) throws Throwable {
+	public @Nullable Object run(LockRequest request, OnLost onLost, Work work) throws Throwable {
 		Entered entered = enter(request, onLost);
 		Object result;
 		try {
@@ -173,9 +176,9 @@ public final class LockExecution {
 
 	/** Work to run under a lock that returns a stage, whose completion ends the work. */
 	@FunctionalInterface
-	public interface StageWork<T> {
+	public interface StageWork<T extends @Nullable Object> {
 
-		CompletionStage<T> start() throws Throwable;
+		@Nullable CompletionStage<T> start() throws Throwable;
 
 	}
 
@@ -190,7 +193,8 @@ public final class LockExecution {
 	 * @throws LockAcquisitionException if the lock was not acquired; the work did not start
 	 * @throws Throwable what the work threw before returning its stage; the lock is released at once
 	 */
-	public <T> CompletableFuture<T> runStage(LockRequest request, OnLost onLost, StageWork<T> work) throws Throwable {
+	public <T extends @Nullable Object> @Nullable CompletableFuture<T> runStage(LockRequest request, OnLost onLost,
+			StageWork<T> work) throws Throwable {
 		Entered entered = enter(request, onLost);
 		CompletionStage<T> stage;
 		try {
@@ -217,14 +221,14 @@ public final class LockExecution {
 	Entered enter(LockRequest request, OnLost onLost) {
 		HeldLocks heldLocks = HeldLocks.peek();
 		HeldLock held = (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(request), request.key()) : null;
-		if (held != null) {
+		if (heldLocks != null && held != null) {
 			refuseUpgrade(held, request, "the nested call");
+			if (held.handle.isLost() && onLost != OnLost.IGNORE) {
+				// Entering a lock already lost would run this call unprotected from its first line.
+				throw lostException(held.handle);
+			}
 		}
-		if (held != null && held.handle.isLost() && onLost != OnLost.IGNORE) {
-			// Entering a lock already lost would run this call unprotected from its first line.
-			throw lostException(held.handle);
-		}
-		if (held == null) {
+		else {
 			LockHandle handle = acquire(request);
 			// Only now: a thread that failed to acquire must not be left with an empty HeldLocks.
 			heldLocks = HeldLocks.current();
@@ -254,7 +258,7 @@ public final class LockExecution {
 	 * @return what to close once the call has entered its locks (or failed), or null when the locks were not taken
 	 * together: the call then takes them one by one
 	 */
-	PreparedHandles acquireTogether(List<LockRequest> requests) {
+	@Nullable PreparedHandles acquireTogether(List<LockRequest> requests) {
 		LockEngine engine = this.engine.get();
 		List<LockHandle> handles = engine.tryAcquireAll(requests);
 		return (handles != null) ? PreparedHandles.offer(this, handles) : null;
@@ -300,8 +304,13 @@ public final class LockExecution {
 		}
 	}
 
+	/** The exception for a lock found lost (and lost for good: its loss reason never goes back to null). */
 	static LockLostException lostException(LockHandle handle) {
-		return new LockLostException(handle.name(), handle.key(), handle.token(), handle.lossReason());
+		LostLock.Reason reason = handle.lossReason();
+		if (reason == null) {
+			throw new IllegalStateException(handle + " is not lost: no LockLostException for it");
+		}
+		return new LockLostException(handle.name(), handle.key(), handle.token(), reason);
 	}
 
 	private void releaseWhenDone(HeldLock held) {
@@ -322,7 +331,11 @@ public final class LockExecution {
 
 	/** The owning thread is done with the lock: later calls there acquire it anew; a running stage may keep it. */
 	private void threadDone(HeldLock held) {
-		held.owner.forget(held);
+		HeldLocks owner = held.owner;
+		// Always a thread's here: a detached lock (a subscription's) is only ever let go of.
+		if (owner != null) {
+			owner.forget(held);
+		}
 		letGo(held);
 	}
 
@@ -360,14 +373,14 @@ public final class LockExecution {
 
 		final HeldLock held;
 
-		private final HeldLock outer;
+		private final @Nullable HeldLock outer;
 
-		private final LossInterruption interruption;
+		private final @Nullable LossInterruption interruption;
 
 		final OnLost onLost;
 
-		private Entered(HeldLocks heldLocks, HeldLock held, HeldLock outer, LossInterruption interruption,
-				OnLost onLost) {
+		private Entered(HeldLocks heldLocks, HeldLock held, @Nullable HeldLock outer,
+				@Nullable LossInterruption interruption, OnLost onLost) {
 			this.heldLocks = heldLocks;
 			this.held = held;
 			this.outer = outer;

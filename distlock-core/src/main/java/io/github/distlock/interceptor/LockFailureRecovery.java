@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -28,7 +29,7 @@ final class LockFailureRecovery {
 	 * @param handler supplies the application's handler (null when it has none) when first asked, so that building
 	 * the interceptor does not create it
 	 */
-	LockFailureRecovery(Supplier<LockFailureHandler> handler) {
+	LockFailureRecovery(Supplier<@Nullable LockFailureHandler> handler) {
 		this.handler = SingletonSupplier.of(() -> Optional.ofNullable(handler.get()));
 	}
 
@@ -51,8 +52,8 @@ final class LockFailureRecovery {
 	 * @return what the caller receives in place of the method's result
 	 * @throws Throwable the failure when nothing recovers from it, or what the fallback or handler threw
 	 */
-	Object recover(LockOperation operation, Object target, Object[] args, LockAcquisitionException failure)
-			throws Throwable {
+	@Nullable Object recover(LockOperation operation, @Nullable Object target, @Nullable Object[] args,
+			LockAcquisitionException failure) throws Throwable {
 		LockFallback fallback = operation.contention().fallback();
 		if (fallback != null) {
 			return fallback.invoke(target, args, failure);
@@ -66,8 +67,8 @@ final class LockFailureRecovery {
 	}
 
 	/** The handler's result, if the caller can receive it; a wrong type would fail far from its cause. */
-	private static Object checked(Object result, LockFailureHandler handler, LockOperation operation,
-			LockAcquisitionException failure) {
+	private static @Nullable Object checked(@Nullable Object result, LockFailureHandler handler,
+			LockOperation operation, LockAcquisitionException failure) {
 		Class<?> returnType = operation.method().getReturnType();
 		if (returnType == void.class) {
 			return null;

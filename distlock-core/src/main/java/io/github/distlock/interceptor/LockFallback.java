@@ -4,6 +4,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockAcquisitionException;
 
 /**
@@ -30,7 +32,8 @@ public final class LockFallback {
 	 * @return the fallback's result
 	 * @throws Throwable what the fallback threw, unwrapped
 	 */
-	Object invoke(Object target, Object[] args, LockAcquisitionException failure) throws Throwable {
+	@Nullable Object invoke(@Nullable Object target, @Nullable Object[] args, LockAcquisitionException failure)
+			throws Throwable {
 		Object[] arguments = args;
 		if (this.takesFailure) {
 			arguments = Arrays.copyOf(args, args.length + 1);

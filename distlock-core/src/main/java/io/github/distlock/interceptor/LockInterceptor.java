@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -23,7 +24,7 @@ public class LockInterceptor implements MethodInterceptor, SmartInitializingSing
 	}
 
 	@Override
-	public Object invoke(MethodInvocation invocation) throws Throwable {
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
 		return this.support.invoke(invocation.getMethod(), target, invocation.getArguments(), targetClass,
@@ -34,7 +35,7 @@ public class LockInterceptor implements MethodInterceptor, SmartInitializingSing
 	private record Proceeding(MethodInvocation invocation) implements LockAspectSupport.Invocation {
 
 		@Override
-		public Object proceed() throws Throwable {
+		public @Nullable Object proceed() throws Throwable {
 			return this.invocation.proceed();
 		}
 

@@ -6,11 +6,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.lang.Contract;
 import org.springframework.util.StringUtils;
 
 import io.github.distlock.InvalidLockKeyException;
@@ -28,10 +30,10 @@ public class LockKeyEvaluator {
 	private final ParameterNameDiscoverer parameterNames = new CachedParameterNames(
 			new DefaultParameterNameDiscoverer());
 
-	private final BeanFactoryResolver beanResolver;
+	private final @Nullable BeanFactoryResolver beanResolver;
 
 	/** @param beanFactory resolves {@code @bean} references, or null to allow none */
-	public LockKeyEvaluator(BeanFactory beanFactory) {
+	public LockKeyEvaluator(@Nullable BeanFactory beanFactory) {
 		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 	}
 
@@ -40,12 +42,12 @@ public class LockKeyEvaluator {
 	 * @throws InvalidLockKeyException if the expression yields null, a blank string or a string longer than
 	 * {@link LockRequest#MAX_KEY_LENGTH}
 	 */
-	public String evaluate(LockOperation operation, Object target, Object[] args) {
+	public String evaluate(LockOperation operation, @Nullable Object target, @Nullable Object[] args) {
 		return key(operation, value(operation, target, args));
 	}
 
 	/** What the key expression yields for the call: one key, or a collection or array of them. */
-	Object value(LockOperation operation, Object target, Object[] args) {
+	@Nullable Object value(LockOperation operation, @Nullable Object target, @Nullable Object[] args) {
 		return isPlainArgument(operation, args) ? args[operation.keyArgument()]
 				: evaluateExpression(operation, target, args);
 	}
@@ -54,7 +56,8 @@ public class LockKeyEvaluator {
 	 * Whether the value names several locks: a collection, or an array of objects. Not any {@link Iterable}: a
 	 * {@code Path} is one, and is one key, not its name elements; not an array of primitives, such as a digest's bytes.
 	 */
-	static boolean isMany(Object value) {
+	@Contract("null -> false")
+	static boolean isMany(@Nullable Object value) {
 		return value instanceof Collection<?> || value instanceof Object[];
 	}
 
@@ -80,7 +83,7 @@ public class LockKeyEvaluator {
 		elements.forEach((element) -> add(operation, element, keys));
 	}
 
-	private static void add(LockOperation operation, Object element, TreeSet<String> keys) {
+	private static void add(LockOperation operation, @Nullable Object element, TreeSet<String> keys) {
 		if (isMany(element)) {
 			collect(operation, element, keys);
 		}
@@ -89,7 +92,7 @@ public class LockKeyEvaluator {
 		}
 	}
 
-	private static String element(LockOperation operation, Object element) {
+	private static String element(LockOperation operation, @Nullable Object element) {
 		String key = (element != null) ? element.toString() : null;
 		if (!StringUtils.hasText(key)) {
 			throw InvalidLockKeyException.badElement(operation.methodId(), operation.keyText(),
@@ -102,7 +105,7 @@ public class LockKeyEvaluator {
 	}
 
 	/** One key, checked. */
-	static String key(LockOperation operation, Object value) {
+	static String key(LockOperation operation, @Nullable Object value) {
 		String key = (value != null) ? value.toString() : null;
 		if (!StringUtils.hasText(key)) {
 			throw new InvalidLockKeyException(operation.methodId(), operation.keyText(), value);
@@ -117,12 +120,13 @@ public class LockKeyEvaluator {
 	 * Whether the key is an argument as the call passed it. With more or fewer arguments than parameters SpEL would
 	 * gather the last ones as varargs or bind nulls, so the expression decides then.
 	 */
-	private static boolean isPlainArgument(LockOperation operation, Object[] args) {
+	private static boolean isPlainArgument(LockOperation operation, @Nullable Object @Nullable [] args) {
 		return operation.keyArgument() != KeyArgument.NONE && args != null
 				&& args.length == operation.method().getParameterCount();
 	}
 
-	private Object evaluateExpression(LockOperation operation, Object target, Object[] args) {
+	private @Nullable Object evaluateExpression(LockOperation operation, @Nullable Object target,
+			@Nullable Object[] args) {
 		Method method = operation.method();
 		LockExpressionRoot root = new LockExpressionRoot(method, target, args);
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args,
@@ -140,7 +144,7 @@ public class LockKeyEvaluator {
 	 * @param target the bean the method is called on
 	 * @param args the call's arguments
 	 */
-	public record LockExpressionRoot(Method method, Object target, Object[] args) {
+	public record LockExpressionRoot(Method method, @Nullable Object target, @Nullable Object[] args) {
 
 		public Method getMethod() {
 			return this.method;
@@ -150,11 +154,11 @@ public class LockKeyEvaluator {
 			return this.method.getName();
 		}
 
-		public Object getTarget() {
+		public @Nullable Object getTarget() {
 			return this.target;
 		}
 
-		public Object[] getArgs() {
+		public @Nullable Object[] getArgs() {
 			return this.args;
 		}
 

@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
 import io.github.distlock.LockMode;
@@ -31,8 +32,8 @@ import io.github.distlock.engine.LockRequest;
  * @param permits when positive, how many holders the lock admits at a time; zero for a plain lock
  */
 public record LockOperation(String methodId, Method method, String name, String keyText, Expression key,
-		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, Duration maxLease, OnLost onLost,
-		LockedCall call, ContentionPolicy contention, LockMode mode, int permits) {
+		int keyArgument, Duration lease, Duration waitTime, boolean autoRenew, @Nullable Duration maxLease,
+		OnLost onLost, LockedCall call, ContentionPolicy contention, LockMode mode, int permits) {
 
 	/** The engine request for one call with the given key value. */
 	public LockRequest request(String keyValue) {

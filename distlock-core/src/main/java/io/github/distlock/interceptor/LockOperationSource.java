@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.KotlinDetector;
@@ -25,6 +26,7 @@ import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.lang.Contract;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -67,13 +69,13 @@ public class LockOperationSource {
 
 	private final LockDefaults defaults;
 
-	private final StringValueResolver placeholders;
+	private final @Nullable StringValueResolver placeholders;
 
 	/**
 	 * @param defaults values for attributes left empty
 	 * @param placeholders resolves {@code ${...}} in attributes, or null to take them literally
 	 */
-	public LockOperationSource(LockDefaults defaults, StringValueResolver placeholders) {
+	public LockOperationSource(LockDefaults defaults, @Nullable StringValueResolver placeholders) {
 		this.defaults = defaults;
 		this.placeholders = placeholders;
 	}
@@ -82,7 +84,7 @@ public class LockOperationSource {
 	 * The lock declared on a method as seen through a target class, or null when the method is not locked.
 	 * @throws LockDefinitionException if the declaration is invalid
 	 */
-	public LockOperation getOperation(Method method, Class<?> targetClass) {
+	public @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
 		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
 		Optional<LockOperation> cached = this.cache.get(cacheKey);
 		if (cached == null) {
@@ -97,7 +99,7 @@ public class LockOperationSource {
 		return this.cache.values().stream().flatMap(Optional::stream).toList();
 	}
 
-	private LockOperation parse(Method method, Class<?> targetClass) {
+	private @Nullable LockOperation parse(Method method, @Nullable Class<?> targetClass) {
 		if (isSuspendBody(method)) {
 			return null;
 		}
@@ -264,7 +266,7 @@ public class LockOperationSource {
 	}
 
 	/** The name of an asynchronous result type, whose work outlives the call, or null for a plain result. */
-	private static String asynchronousReturnType(Class<?> type) {
+	private static @Nullable String asynchronousReturnType(Class<?> type) {
 		if (Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)) {
 			return type.getSimpleName();
 		}
@@ -309,7 +311,9 @@ public class LockOperationSource {
 	/**
 	 * @param minimum the shortest duration allowed: zero for a wait, {@link Leases#SHORTEST} for a lease
 	 */
-	private Duration duration(String methodId, String attribute, String text, Duration fallback, Duration minimum) {
+	@Contract("_, _, _, !null, _ -> !null")
+	private @Nullable Duration duration(String methodId, String attribute, String text, @Nullable Duration fallback,
+			Duration minimum) {
 		String resolved = resolve(methodId, attribute, text);
 		if (!StringUtils.hasText(resolved)) {
 			if (fallback != null && fallback.compareTo(minimum) < 0) {
@@ -337,7 +341,7 @@ public class LockOperationSource {
 				: "must be at least 1ms: Redis keeps a lease in whole milliseconds";
 	}
 
-	private String resolve(String methodId, String attribute, String text) {
+	private @Nullable String resolve(String methodId, String attribute, String text) {
 		if (this.placeholders == null || !StringUtils.hasText(text)) {
 			return text;
 		}

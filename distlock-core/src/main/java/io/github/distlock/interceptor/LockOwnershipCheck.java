@@ -2,10 +2,12 @@ package io.github.distlock.interceptor;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import io.github.distlock.LockLostException;
+import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.interceptor.HeldLocks.HeldLock;
@@ -24,7 +26,7 @@ final class LockOwnershipCheck implements TransactionSynchronization {
 	}
 
 	/** Guards the current transaction with every checked lock this thread holds now. */
-	static void guardCurrentTransaction(HeldLocks heldLocks) {
+	static void guardCurrentTransaction(@Nullable HeldLocks heldLocks) {
 		if (heldLocks == null || !TransactionSynchronizationManager.isSynchronizationActive()) {
 			return;
 		}
@@ -49,7 +51,10 @@ final class LockOwnershipCheck implements TransactionSynchronization {
 	public void beforeCommit(boolean readOnly) {
 		for (LockHandle handle : this.handles) {
 			if (!handle.verify()) {
-				throw new LockLostException(handle.name(), handle.key(), handle.token(), handle.lossReason());
+				// An engine may answer "not ours" without having marked the handle lost (yet): not owned, then.
+				LostLock.Reason reason = handle.lossReason();
+				throw new LockLostException(handle.name(), handle.key(), handle.token(),
+						(reason != null) ? reason : LostLock.Reason.NOT_OWNED);
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.List;
 
 import io.micrometer.context.ThreadLocalAccessor;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.interceptor.HeldLocks.HeldLock;
 
@@ -34,7 +35,7 @@ public final class LockThreadLocalAccessor implements ThreadLocalAccessor<LockTh
 	}
 
 	@Override
-	public Captured getValue() {
+	public @Nullable Captured getValue() {
 		HeldLocks heldLocks = HeldLocks.peek();
 		if (heldLocks == null || heldLocks.innermost() == null) {
 			return null;
@@ -116,7 +117,7 @@ public final class LockThreadLocalAccessor implements ThreadLocalAccessor<LockTh
 
 	}
 
-	private record Entered(HeldLocks heldLocks, HeldLock view, HeldLock outer) {
+	private record Entered(HeldLocks heldLocks, HeldLock view, @Nullable HeldLock outer) {
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.distlock.interceptor;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 
@@ -11,7 +12,7 @@ import org.springframework.transaction.TransactionExecutionListener;
 final class LockTransactionListener implements TransactionExecutionListener {
 
 	@Override
-	public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
+	public void afterBegin(TransactionExecution transaction, @Nullable Throwable beginFailure) {
 		if (beginFailure == null) {
 			LockOwnershipCheck.guardCurrentTransaction(HeldLocks.peek());
 		}

@@ -1,5 +1,7 @@
 package io.github.distlock.interceptor;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 
@@ -13,7 +15,7 @@ public interface LockedCall {
 	 * Runs the method under the lock on the given execution.
 	 * @return what the caller receives in place of the method's own result
 	 */
-	Object call(LockExecution execution, LockRequest request, OnLost onLost, LockAspectSupport.Invocation method)
-			throws Throwable;
+	@Nullable Object call(LockExecution execution, LockRequest request, OnLost onLost,
+			LockAspectSupport.Invocation method) throws Throwable;
 
 }

@@ -7,6 +7,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockLostException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
@@ -26,7 +28,7 @@ import io.github.distlock.interceptor.HeldLocks.HeldLock;
  * {@link CompletableFuture} says nothing about whether the work behind it has stopped, and releasing early would let
  * the next holder in beside it. The lock is released when the work's own stage completes.
  */
-final class LockedStage<T> implements BiConsumer<T, Throwable> {
+final class LockedStage<T extends @Nullable Object> implements BiConsumer<T, @Nullable Throwable> {
 
 	private final LockExecution execution;
 
@@ -52,8 +54,8 @@ final class LockedStage<T> implements BiConsumer<T, Throwable> {
 	 * Watches the work's stage, whose claim on the lock the caller has taken.
 	 * @return the stage for the caller
 	 */
-	static <T> CompletableFuture<T> watch(LockExecution execution, HeldLock held, OnLost onLost,
-			CompletionStage<T> work) {
+	static <T extends @Nullable Object> CompletableFuture<T> watch(LockExecution execution, HeldLock held,
+			OnLost onLost, CompletionStage<T> work) {
 		LockedStage<T> watcher = new LockedStage<>(execution, held, onLost, work);
 		if (onLost == OnLost.INTERRUPT) {
 			held.handle.onLost(watcher::cancelWork);
@@ -75,7 +77,7 @@ final class LockedStage<T> implements BiConsumer<T, Throwable> {
 	}
 
 	@Override
-	public void accept(T value, Throwable failure) {
+	public void accept(T value, @Nullable Throwable failure) {
 		try {
 			this.execution.letGo(this.held);
 		}
@@ -84,7 +86,7 @@ final class LockedStage<T> implements BiConsumer<T, Throwable> {
 		}
 	}
 
-	private void complete(T value, Throwable failure) {
+	private void complete(T value, @Nullable Throwable failure) {
 		LockHandle handle = this.held.handle;
 		boolean lost = handle.isLost() && this.onLost != OnLost.IGNORE;
 		if (failure == null) {

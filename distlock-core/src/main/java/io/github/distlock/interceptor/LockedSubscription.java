@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -37,17 +38,20 @@ final class LockedSubscription {
 
 	private final OnLost onLost;
 
-	private final String nonReentrantMethod;
+	/** The method, when it refuses to re-enter its lock; null when it re-enters. */
+	private final @Nullable String nonReentrantMethod;
 
 	private final LockAspectSupport.Invocation method;
 
-	private final HeldLock enclosing;
+	/** The lock the subscribing thread held when the method was called, if any. */
+	private final @Nullable HeldLock enclosing;
 
 	/** Whether a busy lock goes to a recovery, so is marked as {@link ReactiveLockedCall.BusyLock}. */
 	private final boolean recovered;
 
-	LockedSubscription(LockExecution execution, LockRequest request, OnLost onLost, String nonReentrantMethod,
-			LockAspectSupport.Invocation method, HeldLock enclosing, boolean recovered) {
+	LockedSubscription(LockExecution execution, LockRequest request, OnLost onLost,
+			@Nullable String nonReentrantMethod, LockAspectSupport.Invocation method, @Nullable HeldLock enclosing,
+			boolean recovered) {
 		this.execution = execution;
 		this.request = request;
 		this.onLost = onLost;

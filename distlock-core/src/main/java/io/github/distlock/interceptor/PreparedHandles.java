@@ -3,6 +3,8 @@ package io.github.distlock.interceptor;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 
@@ -32,7 +34,7 @@ final class PreparedHandles {
 	}
 
 	/** The prepared handle of the request's lock for this scope on this thread, taken up; or null. */
-	static LockHandle take(Object scope, LockRequest request) {
+	static @Nullable LockHandle take(Object scope, LockRequest request) {
 		PreparedHandles prepared = CURRENT.get();
 		if (prepared == null || prepared.scope != scope) {
 			return null;

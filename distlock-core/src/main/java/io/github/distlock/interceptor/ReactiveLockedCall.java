@@ -5,6 +5,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.WildcardType;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.springframework.core.ResolvableType;
 import reactor.core.publisher.Flux;
@@ -34,7 +35,7 @@ final class ReactiveLockedCall implements LockedCall {
 	}
 
 	/** The call for a method's declared return type, or null when it is neither {@code Mono} nor {@code Flux}. */
-	static ReactiveLockedCall forReturnType(Class<?> type) {
+	static @Nullable ReactiveLockedCall forReturnType(Class<?> type) {
 		if (type == Mono.class) {
 			return MONO;
 		}
@@ -66,7 +67,7 @@ final class ReactiveLockedCall implements LockedCall {
 	@FunctionalInterface
 	interface Recovery {
 
-		Object recover(LockAcquisitionException failure) throws Throwable;
+		@Nullable Object recover(LockAcquisitionException failure) throws Throwable;
 
 	}
 
@@ -81,8 +82,8 @@ final class ReactiveLockedCall implements LockedCall {
 	 * when it re-enters
 	 * @param recovery what answers a busy lock, or null to fail the subscription with it
 	 */
-	Object call(LockExecution execution, LockRequest request, OnLost onLost, String nonReentrantMethod,
-			LockAspectSupport.Invocation method, Recovery recovery) {
+	Object call(LockExecution execution, LockRequest request, OnLost onLost, @Nullable String nonReentrantMethod,
+			LockAspectSupport.Invocation method, @Nullable Recovery recovery) {
 		// Read now, while the caller runs: a subscription made inside the caller's lock enters it.
 		HeldLock enclosing = execution.heldByCurrentThread(request);
 		LockedSubscription subscription = new LockedSubscription(execution, request, onLost, nonReentrantMethod,

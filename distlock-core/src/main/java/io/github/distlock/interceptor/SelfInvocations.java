@@ -13,6 +13,7 @@ import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.asm.ClassReader;
 import org.springframework.asm.ClassVisitor;
 import org.springframework.asm.Handle;
@@ -107,7 +108,7 @@ final class SelfInvocations {
 		return calls;
 	}
 
-	private static InputStream bytecodeOf(Class<?> type) {
+	private static @Nullable InputStream bytecodeOf(Class<?> type) {
 		ClassLoader loader = (type.getClassLoader() != null) ? type.getClassLoader() : ClassLoader.getSystemClassLoader();
 		return loader.getResourceAsStream(type.getName().replace('.', '/') + ".class");
 	}

@@ -1,5 +1,7 @@
 package io.github.distlock.interceptor;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
 
@@ -15,7 +17,7 @@ final class SynchronousLockedCall implements LockedCall {
 	}
 
 	@Override
-	public Object call(LockExecution execution, LockRequest request, OnLost onLost,
+	public @Nullable Object call(LockExecution execution, LockRequest request, OnLost onLost,
 			LockAspectSupport.Invocation method) throws Throwable {
 		return execution.run(request, onLost, method::proceed);
 	}

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.etcd.jetcd.ByteSequence;
+import org.jspecify.annotations.Nullable;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.engine.DisplayedKey;
@@ -179,7 +180,7 @@ final class Acquirer {
 	 * @return the grant; null when the key is gone (with its lease, or deleted from outside) and the caller must join
 	 * again
 	 */
-	private Granted awaitTurn(Attempt attempt, String holder, InstanceLease lease, LockQueue.Place place,
+	private @Nullable Granted awaitTurn(Attempt attempt, String holder, InstanceLease lease, LockQueue.Place place,
 			long sentAt) throws InterruptedException {
 		ByteSequence own = LockKeys.member(attempt.queue, holder);
 		long token = place.token();

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Runs an etcd call that is safe to repeat as a series of attempts, each with a deadline of its own, within one
  * bound for the whole call.
@@ -90,7 +92,7 @@ final class CallAttempts {
 		 * The last failure an attempt was told, given up or not: it says more than the last attempt's timeout (an
 		 * attempt given up may still fail with "unreachable" after a later one was sent).
 		 */
-		private volatile Throwable told;
+		private volatile @Nullable Throwable told;
 
 		Call(IntFunction<CompletableFuture<T>> attempt, long boundNanos, int maxAttempts, boolean repeatFailures) {
 			this.attempt = attempt;

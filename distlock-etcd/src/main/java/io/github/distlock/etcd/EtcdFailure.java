@@ -14,6 +14,7 @@ import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a failed etcd call means, sorted into the kinds a lock caller and an operator must tell apart, with etcd's own
@@ -29,7 +30,7 @@ import io.grpc.StatusRuntimeException;
  * @param code the gRPC status code, or the exception's simple name when there is none
  * @param words etcd's description of the error, or null
  */
-record EtcdFailure(Kind kind, String code, String words) {
+record EtcdFailure(Kind kind, String code, @Nullable String words) {
 
 	/** The kinds of failure. */
 	enum Kind {
@@ -97,7 +98,7 @@ record EtcdFailure(Kind kind, String code, String words) {
 		return (found != null) ? found : new EtcdFailure(Kind.OTHER, failure.getClass().getSimpleName(), null);
 	}
 
-	private static EtcdFailure classify(Throwable cause) {
+	private static @Nullable EtcdFailure classify(Throwable cause) {
 		if (cause instanceof TimeoutException) {
 			return new EtcdFailure(Kind.TIMEOUT, "TIMEOUT", null);
 		}
@@ -134,7 +135,7 @@ record EtcdFailure(Kind kind, String code, String words) {
 		};
 	}
 
-	private static Status status(Throwable cause) {
+	private static @Nullable Status status(Throwable cause) {
 		if (cause instanceof StatusRuntimeException runtime) {
 			return runtime.getStatus();
 		}

@@ -23,6 +23,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.options.GetOption;
+import org.jspecify.annotations.Nullable;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
@@ -369,7 +370,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	}
 
 	/** One read of the key: whether it is still this acquisition's, or null when etcd gave no answer in time. */
-	private Boolean stillOwned(EtcdLockHandle handle) {
+	private @Nullable Boolean stillOwned(EtcdLockHandle handle) {
 		try {
 			// A read: repeated as it is.
 			return this.attempts.call((n) -> this.queue.stillOwned(handle.ownKey, handle.token()),
@@ -527,7 +528,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	}
 
 	@Override
-	public String standingRefusal() {
+	public @Nullable String standingRefusal() {
 		String sentence = this.refusal.sentence();
 		return (sentence != null) ? "etcd refuses distlock's lock calls: " + sentence : null;
 	}

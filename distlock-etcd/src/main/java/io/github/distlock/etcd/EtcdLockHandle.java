@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.etcd.jetcd.ByteSequence;
+import org.jspecify.annotations.Nullable;
 import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
@@ -30,7 +31,7 @@ final class EtcdLockHandle extends LeasedLockHandle {
 	final ReentrantLock reporting = new ReentrantLock();
 
 	/** The watch that reports a deletion of the key from outside; set once, just after acquisition. */
-	private volatile KeyDeletionWatch watch;
+	private volatile @Nullable KeyDeletionWatch watch;
 
 	EtcdLockHandle(EtcdLockEngine engine, String name, String key, ByteSequence ownKey, String holder,
 			InstanceLease lease, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,

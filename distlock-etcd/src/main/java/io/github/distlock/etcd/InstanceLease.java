@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.support.CloseableClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One etcd lease granted to the engine, which every key the engine creates is attached to: while it lives, so do
@@ -24,7 +25,7 @@ final class InstanceLease {
 
 	private volatile long aliveUntilNanos;
 
-	private volatile CloseableClient keepAlive;
+	private volatile @Nullable CloseableClient keepAlive;
 
 	/**
 	 * @param grantSentAtNanos when the grant was sent: etcd started the time to live no earlier

@@ -15,6 +15,7 @@ import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.grpc.stub.StreamObserver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the engine's one etcd lease: grants it when the first lock needs it, keeps it alive through jetcd's
@@ -44,7 +45,7 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private final ReentrantLock granting = new ReentrantLock();
 
-	private volatile InstanceLease current;
+	private volatile @Nullable InstanceLease current;
 
 	private volatile boolean closed;
 
@@ -113,7 +114,7 @@ final class LeaseKeeper implements AutoCloseable {
 	}
 
 	/** The live lease, or null when there is none now (none granted yet, or the last one ended). */
-	InstanceLease currentIfAlive() {
+	@Nullable InstanceLease currentIfAlive() {
 		InstanceLease lease = this.current;
 		return (lease != null && !lease.isEnded()) ? lease : null;
 	}

@@ -17,6 +17,7 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The etcd calls of the lock recipe (etcd's own {@code concurrency} mutex): a lock's queue is the keys under its
@@ -39,11 +40,11 @@ final class LockQueue {
 	private static final GetOption KEY_ONLY = GetOption.builder().withKeysOnly(true).build();
 
 	/** Where an acquisition stands after joining. */
-	record Place(long token, long revision, ByteSequence ahead) {
+	record Place(long token, long revision, @Nullable ByteSequence ahead) {
 	}
 
 	/** Where an acquisition stands when it looks again. */
-	record Look(boolean present, long revision, ByteSequence ahead) {
+	record Look(boolean present, long revision, @Nullable ByteSequence ahead) {
 	}
 
 	private final KV kv;

@@ -1,5 +1,7 @@
 package io.github.distlock.etcd;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.engine.LockEngineStatistics;
 
 /**
@@ -10,7 +12,7 @@ final class StandingRefusal {
 
 	private final LockEngineStatistics statistics;
 
-	private volatile String sentence;
+	private volatile @Nullable String sentence;
 
 	StandingRefusal(LockEngineStatistics statistics) {
 		this.statistics = statistics;
@@ -28,7 +30,7 @@ final class StandingRefusal {
 	}
 
 	/** The last refusal's sentence, or null when the last lock call succeeded. */
-	String sentence() {
+	@Nullable String sentence() {
 		return this.sentence;
 	}
 

@@ -5,6 +5,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Sorts database errors into the two kinds a lock caller must tell apart: a refusal that waiting will not cure (a
  * missing table or permission, a failed login, a read-only database), which fails a call at once, and an outage
@@ -19,7 +21,7 @@ final class JdbcFailures {
 	 * The database's words for a refusal, or null when the failure is an outage that may pass. Looks through the
 	 * causes: a pool reports a failed login as "no connection available", with the database's answer beneath.
 	 */
-	static String refusal(Throwable failure) {
+	static @Nullable String refusal(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof SQLException sql && !isOutage(sql) && isRefusal(sql)) {
 				return describe(sql);
@@ -68,7 +70,7 @@ final class JdbcFailures {
 		return message + " (SQL state " + sql.getSQLState() + ")";
 	}
 
-	static SQLException sqlException(Throwable failure) {
+	static @Nullable SQLException sqlException(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof SQLException sql) {
 				return sql;

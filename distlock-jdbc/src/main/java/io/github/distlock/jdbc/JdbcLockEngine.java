@@ -31,6 +31,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostListener;
@@ -127,7 +128,7 @@ public final class JdbcLockEngine
 	private final LeaseWatchdog<JdbcLockHandle> watchdog;
 
 	/** On PostgreSQL with its driver: hears releases by every instance. Otherwise null, and waiters poll. */
-	private final PostgreSqlReleaseListener.Subscription releaseListener;
+	private final PostgreSqlReleaseListener.@Nullable Subscription releaseListener;
 
 	/**
 	 * Frees locks an unanswered statement may have taken, off the caller's thread: a database slow enough to lose
@@ -150,7 +151,7 @@ public final class JdbcLockEngine
 	});
 
 	/** The database's words for the last lock statement it refused, until one succeeds. */
-	private volatile String refusal;
+	private volatile @Nullable String refusal;
 
 	/**
 	 * Connects once to learn which database it is.
@@ -188,12 +189,12 @@ public final class JdbcLockEngine
 		catch (SQLException ex) {
 			String refused = JdbcFailures.refusal(ex);
 			String cause = (refused != null) ? "The database refused distlock's connection: " + refused
-					: "The database could not be reached: " + JdbcFailures.describe(JdbcFailures.sqlException(ex));
+					: "The database could not be reached: " + JdbcFailures.describe(ex);
 			throw new LockStoreConnectionException("the application's database", cause,
 					"Check the DataSource settings (spring.datasource.*) and that the database is running.", ex);
 		}
 		catch (IllegalStateException ex) {
-			throw new LockStoreConnectionException("the application's database", ex.getMessage(),
+			throw new LockStoreConnectionException("the application's database", String.valueOf(ex.getMessage()),
 					"Use the Redis engine, or a database distlock supports.", ex);
 		}
 	}
@@ -334,7 +335,7 @@ public final class JdbcLockEngine
 	}
 
 	/** One attempt: the token when the lock is now this holder's, null when another holds it. */
-	private Long attempt(String lockId, LockRequest request, String holder) throws SQLException {
+	private @Nullable Long attempt(String lockId, LockRequest request, String holder) throws SQLException {
 		LockTableDialect dialect = this.statements.dialect;
 		long ttlMicros = TimeUnit.MILLISECONDS.toMicros(request.initialLease().toMillis());
 		Object[] parameters = dialect.acquireParameters(lockId, DisplayedKey.of(request.name()),
@@ -822,7 +823,7 @@ public final class JdbcLockEngine
 	}
 
 	@Override
-	public String standingRefusal() {
+	public @Nullable String standingRefusal() {
 		String refused = this.refusal;
 		return (refused != null) ? this.statements.dialect.product() + " refuses distlock's lock statements: "
 				+ refused : null;

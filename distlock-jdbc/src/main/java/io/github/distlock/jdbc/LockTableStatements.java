@@ -3,6 +3,8 @@ package io.github.distlock.jdbc;
 import java.util.Collections;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The SQL the engine sends, written once for a table and a database. Every time in it is the database's own
  * ({@link LockTableDialect#now()}); a lock counts as held while its row names a holder and its expiry is in the
@@ -43,7 +45,7 @@ final class LockTableStatements {
 	/**
 	 * @param releaseChannel the PostgreSQL channel a release announces the lock's id on, or null for none
 	 */
-	LockTableStatements(LockTableDialect dialect, String table, String releaseChannel) {
+	LockTableStatements(LockTableDialect dialect, String table, @Nullable String releaseChannel) {
 		this.dialect = dialect;
 		this.table = requireTableName(table);
 		String now = dialect.now();

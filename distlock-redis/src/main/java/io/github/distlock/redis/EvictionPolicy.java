@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Whether Redis may evict lock keys, as read from {@code INFO memory}: its {@code maxmemory-policy} and its
  * {@code maxmemory}. Under any policy but {@code noeviction} a full Redis removes keys to make room, and a removed
@@ -12,7 +14,7 @@ import java.util.Objects;
  * @param maxMemoryBytes the memory limit; 0 is none, so nothing is evicted whatever the policy; -1 when unknown
  * @param unknownBecause why the policy could not be read, or null when it was
  */
-public record EvictionPolicy(String policy, long maxMemoryBytes, String unknownBecause) {
+public record EvictionPolicy(String policy, long maxMemoryBytes, @Nullable String unknownBecause) {
 
 	/** The policy shown when it could not be read. */
 	public static final String UNKNOWN = "unknown";
@@ -47,7 +49,7 @@ public record EvictionPolicy(String policy, long maxMemoryBytes, String unknownB
 	}
 
 	/** The hazard in one sentence for a health detail, or null when Redis evicts nothing. */
-	public String hazard() {
+	public @Nullable String hazard() {
 		if (!canEvictLocks()) {
 			return null;
 		}

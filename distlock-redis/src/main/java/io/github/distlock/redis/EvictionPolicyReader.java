@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +63,7 @@ public final class EvictionPolicyReader {
 			return EvictionPolicy.unknown("interrupted while waiting for INFO");
 		}
 		catch (ExecutionException ex) {
-			return EvictionPolicy.unknown(describe(ex.getCause()));
+			return EvictionPolicy.unknown(describe(Objects.requireNonNullElse(ex.getCause(), ex)));
 		}
 		catch (RuntimeException ex) {
 			return EvictionPolicy.unknown(describe(ex));

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
@@ -85,7 +86,7 @@ class LockScripts {
 	/** Each call's timeout on a shared connection: the command timeout, or -1 for the client's own. */
 	private final long sharedTimeoutMillis;
 
-	LockScripts(RedissonClient client, Duration commandTimeout) {
+	LockScripts(RedissonClient client, @Nullable Duration commandTimeout) {
 		this(client, commandTimeout, SharedConnections.of(client));
 	}
 
@@ -97,7 +98,7 @@ class LockScripts {
 		return new LockScripts(client, commandTimeout, SharedConnections.none());
 	}
 
-	private LockScripts(RedissonClient client, Duration commandTimeout, SharedConnections shared) {
+	private LockScripts(RedissonClient client, @Nullable Duration commandTimeout, SharedConnections shared) {
 		OptionalOptions options = OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0);
 		BatchOptions batchOptions = BatchOptions.defaults().retryAttempts(0);
 		if (commandTimeout != null) {

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RedissonClient;
 
 import io.github.distlock.LockAcquisitionException;
@@ -204,7 +205,8 @@ public final class RedLockEngine
 				});
 			}
 		}
-		this.lostLocks.report(lock, lock.lossReason(), "fewer than " + this.masters.majority() + " of the "
+		LostLock.Reason reason = lock.lossReason();
+		this.lostLocks.report(lock, (reason != null) ? reason : LostLock.Reason.NOT_OWNED, "fewer than " + this.masters.majority() + " of the "
 				+ this.masters.size() + " Redis masters hold it");
 	}
 
@@ -279,7 +281,7 @@ public final class RedLockEngine
 
 	/** The masters' standing refusals, when so many refuse that no majority is left. */
 	@Override
-	public String standingRefusal() {
+	public @Nullable String standingRefusal() {
 		List<String> refusals = new ArrayList<>();
 		for (int i = 0; i < this.masters.size(); i++) {
 			String refusal = this.masters.get(i).standingRefusal();
@@ -298,7 +300,8 @@ public final class RedLockEngine
 		List<Object> policies = new ArrayList<>();
 		List<String> warnings = new ArrayList<>();
 		for (int i = 0; i < answers.size(); i++) {
-			Map<String, Object> details = (answers.get(i).value() != null) ? answers.get(i).value() : Map.of();
+			Map<String, Object> answered = answers.get(i).value();
+			Map<String, Object> details = (answered != null) ? answered : Map.of();
 			policies.add(details.getOrDefault("evictionPolicy", "unknown"));
 			if (details.get("warning") != null) {
 				warnings.add("master #" + (i + 1) + ": " + details.get("warning"));

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
@@ -79,7 +81,9 @@ final class RedLockHandle implements LockHandle {
 				return;
 			}
 		}
-		if (this.life.markLost(part.lossReason())) {
+		// A part's loss actions run once its reason is set; NOT_OWNED stands in should an engine not say.
+		LostLock.Reason reason = part.lossReason();
+		if (this.life.markLost((reason != null) ? reason : LostLock.Reason.NOT_OWNED)) {
 			this.engine.lost(this);
 		}
 	}
@@ -135,7 +139,7 @@ final class RedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public LostLock.Reason lossReason() {
+	public LostLock.@Nullable Reason lossReason() {
 		noticeLeaseRunOut();
 		return this.life.lossReason();
 	}

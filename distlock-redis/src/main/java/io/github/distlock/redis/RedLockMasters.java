@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The masters of a {@link RedLockEngine}, one {@link RedisLockEngine} each, and how one question is put to all of
  * them at once: every call runs on a thread of its own, so one slow master costs its own timeout and not the others'.
@@ -126,7 +128,7 @@ final class RedLockMasters implements AutoCloseable {
 	}
 
 	/** One master's answer: its value, or how the call failed. */
-	record Answer<T>(T value, Throwable failure) {
+	record Answer<T>(@Nullable T value, @Nullable Throwable failure) {
 
 		boolean is(T expected) {
 			return this.failure == null && expected.equals(this.value);

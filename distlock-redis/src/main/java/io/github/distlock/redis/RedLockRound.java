@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.engine.LockHandle;
@@ -36,9 +38,9 @@ final class RedLockRound {
 	private final long driftNanos;
 
 	/** What each master answered: a part, or why not (null for a master that did not answer in time). */
-	private final LockHandle[] granted;
+	private final @Nullable LockHandle[] granted;
 
-	private final Throwable[] failures;
+	private final @Nullable Throwable[] failures;
 
 	RedLockRound(RedLockEngine engine, RedLockMasters masters, LockRequest request, long driftNanos) {
 		this.engine = engine;
@@ -55,7 +57,7 @@ final class RedLockRound {
 	 * @return the lock, or null when no majority granted it in time (see {@link #unreachable()} and
 	 * {@link #refusal()} for why)
 	 */
-	RedLockHandle run() throws InterruptedException {
+	@Nullable RedLockHandle run() throws InterruptedException {
 		long start = System.nanoTime();
 		List<CompletableFuture<LockHandle>> answers = this.masters.start(this.masters.size(),
 				(index) -> this.masters.get(index).acquire(this.singleTry));
@@ -156,7 +158,7 @@ final class RedLockRound {
 	 * The refusal that leaves no majority possible (a missing permission, say, on too many masters), which waiting
 	 * will not cure; null when enough masters did not refuse.
 	 */
-	LockStoreException refusal() {
+	@Nullable LockStoreException refusal() {
 		LockStoreException first = null;
 		int notRefused = 0;
 		for (int i = 0; i < this.failures.length; i++) {
@@ -180,7 +182,7 @@ final class RedLockRound {
 	 * Why too few masters answered to make a majority, for the caller's exception; null when enough answered (the
 	 * lock is held elsewhere).
 	 */
-	RedLockQuorumException unreachable() {
+	@Nullable RedLockQuorumException unreachable() {
 		int answered = 0;
 		for (int i = 0; i < this.failures.length; i++) {
 			if (this.granted[i] != null || isContention(this.failures[i])) {

@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.commons.logging.Log;
@@ -51,7 +52,7 @@ public final class RedLockStartupCheck {
 			}
 			catch (RuntimeException ex) {
 				LockStoreConnectionException failure = connectionFailure(ex);
-				if (!RedisConnectionDiagnosis.unreachable(failure.getCause())) {
+				if (!RedisConnectionDiagnosis.unreachable(Objects.requireNonNullElse(failure.getCause(), failure))) {
 					throw named(failure, i, masters.size());
 				}
 				reachable.add(false);

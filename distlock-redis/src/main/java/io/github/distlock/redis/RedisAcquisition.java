@@ -2,11 +2,13 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
@@ -49,15 +51,15 @@ final class RedisAcquisition {
 	private final String queueKey;
 
 	/**
-	 * The keys of {@code acquire.lua} for a caller that may wait, of {@code try.lua} for a single try, the same for
-	 * every attempt; null for a shared lock.
+	 * The keys of {@code acquire.lua} for a caller that may wait, of {@code try.lua} for a single try, of the shared
+	 * lock's script for a shared lock: the same for every attempt.
 	 */
 	private final List<Object> acquireKeys;
 
 	private final String holderPrefix;
 
 	/** Where a shared lock (a side of a read/write lock, or a permit) lives; null for an exclusive lock. */
-	private final SharedLock shared;
+	private final @Nullable SharedLock shared;
 
 	private final long leaseMillis;
 
@@ -93,7 +95,7 @@ final class RedisAcquisition {
 	 * @param shared where a shared lock lives, or null for an exclusive lock
 	 */
 	RedisAcquisition(RedisLockEngine engine, LockRequest request, String redisKey, String queueKey,
-			String holderPrefix, SharedLock shared) {
+			String holderPrefix, @Nullable SharedLock shared) {
 		this.engine = engine;
 		this.request = request;
 		this.redisKey = redisKey;
@@ -108,7 +110,7 @@ final class RedisAcquisition {
 				? shared.queueMember(holderPrefix, this.leaseMillis, waitMillis)
 				: holderPrefix + this.leaseMillis + "|" + waitMillis;
 		this.clockSentAtNanos = this.startNanos;
-		this.acquireKeys = (shared != null) ? null
+		this.acquireKeys = (shared != null) ? shared.keys()
 				: this.queueMember.isEmpty() ? List.of(redisKey, engine.tokenFloor(redisKey))
 						: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
@@ -117,7 +119,7 @@ final class RedisAcquisition {
 	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
 	 * it withdraws (see {@link #giveUp()}).
 	 */
-	private CompletableFuture<?> inFlight;
+	private @Nullable CompletableFuture<?> inFlight;
 
 	RedisLockHandle run() throws InterruptedException {
 		if (this.queueMember.isEmpty()) {
@@ -349,7 +351,7 @@ final class RedisAcquisition {
 				: new Object[] { this.holderPrefix, this.leaseMillis, this.queueMember, queueTtl,
 						this.queued ? "1" : "0" };
 		LockScripts.Script lua = (this.shared != null) ? LockScripts.SHARED_ACQUIRE : LockScripts.ACQUIRE;
-		List<Object> keys = (this.shared != null) ? this.shared.keys() : this.acquireKeys;
+		List<Object> keys = this.acquireKeys;
 		LockScripts scripts = this.engine.scripts();
 		try {
 			List<Long> reply;
@@ -403,12 +405,12 @@ final class RedisAcquisition {
 			return reply.get();
 		}
 		catch (ExecutionException ex) {
-			throw LockScripts.asRedisException(ex.getCause());
+			throw LockScripts.asRedisException(Objects.requireNonNullElse(ex.getCause(), ex));
 		}
 	}
 
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
-	private RedisLockHandle lastChance(RedisException unreachable) {
+	private RedisLockHandle lastChance(@Nullable RedisException unreachable) {
 		if (unreachable != null) {
 			// Another blocking call could double the wait past its bound: leave the queue, and pass on a lock the
 			// last attempt may have taken unheard, without waiting for the answers.
@@ -524,7 +526,7 @@ final class RedisAcquisition {
 				this.shared);
 	}
 
-	private LockAcquisitionException timedOut(RedisException unreachable) {
+	private LockAcquisitionException timedOut(@Nullable RedisException unreachable) {
 		return new LockAcquisitionException(this.request.name(), this.request.key(),
 				Duration.ofNanos(System.nanoTime() - this.startNanos), unreachable);
 	}

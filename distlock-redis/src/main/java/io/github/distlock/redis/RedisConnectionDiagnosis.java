@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.client.RedisAuthRequiredException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.RedisWrongPasswordException;
@@ -59,8 +60,8 @@ final class RedisConnectionDiagnosis {
 					failure);
 		}
 		Throwable refused = refusal(chain);
-		if (refused != null) {
-			String code = RedisFailures.refusal(refused);
+		String code = (refused != null) ? RedisFailures.refusal(refused) : null;
+		if (refused != null && code != null) {
 			return new LockStoreConnectionException(store, "Redis refused " + target.user() + " at " + store + ": "
 					+ RedisFailures.describe(refused, code),
 					"NOPERM".equals(code) ? ACL_ACTION + "." : RedisFailures.advice(code, "distlock"), failure);
@@ -156,8 +157,8 @@ final class RedisConnectionDiagnosis {
 	 * A server that wants mutual TLS ends the connection by an alert Redisson does not pass on: one handshake of our
 	 * own tells a missing or untrusted client certificate apart from a port without TLS.
 	 */
-	private static LockStoreConnectionException clientCertificateRefused(RedisTarget target, long timeoutMillis,
-			boolean alive, Throwable failure) {
+	private static @Nullable LockStoreConnectionException clientCertificateRefused(RedisTarget target,
+			long timeoutMillis, boolean alive, Throwable failure) {
 		SSLException probe = TlsHandshakeProbe.failure(target, timeoutMillis, alive);
 		if (probe == null) {
 			return null;
@@ -188,7 +189,7 @@ final class RedisConnectionDiagnosis {
 		return failure;
 	}
 
-	private static LockStoreConnectionException tlsFailure(List<Throwable> chain, RedisTarget target,
+	private static @Nullable LockStoreConnectionException tlsFailure(List<Throwable> chain, RedisTarget target,
 			Throwable failure, ConnectionSettingNames settings) {
 		SSLException ssl = find(chain, SSLException.class);
 		CertificateException certificate = find(chain, CertificateException.class);
@@ -224,7 +225,7 @@ final class RedisConnectionDiagnosis {
 	}
 
 	/** A Redis error reply among the causes that waiting will not cure, such as NOPERM. */
-	private static Throwable refusal(List<Throwable> chain) {
+	private static @Nullable Throwable refusal(List<Throwable> chain) {
 		for (Throwable cause : chain) {
 			if (RedisFailures.refusal(cause) != null) {
 				return cause;
@@ -242,7 +243,7 @@ final class RedisConnectionDiagnosis {
 		return chain;
 	}
 
-	private static <T extends Throwable> T find(List<Throwable> chain, Class<T> type) {
+	private static <T extends Throwable> @Nullable T find(List<Throwable> chain, Class<T> type) {
 		for (Throwable cause : chain) {
 			if (type.isInstance(cause)) {
 				return type.cast(cause);

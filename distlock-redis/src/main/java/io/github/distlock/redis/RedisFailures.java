@@ -3,11 +3,13 @@ package io.github.distlock.redis;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.client.RedisAuthRequiredException;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisReadonlyException;
 import org.redisson.client.RedisWrongPasswordException;
+import org.springframework.lang.Contract;
 
 import io.github.distlock.LockStoreException;
 
@@ -31,7 +33,8 @@ final class RedisFailures {
 	}
 
 	/** The store's error code when the failure is a refusal that waiting will not cure, else null. */
-	static String refusal(Throwable failure) {
+	@Contract("null -> null")
+	static @Nullable String refusal(@Nullable Throwable failure) {
 		if (failure instanceof RedisOutOfMemoryException) {
 			return "OOM";
 		}

@@ -17,6 +17,7 @@ import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisConnectionException;
@@ -122,10 +123,10 @@ public final class RedisLockEngine
 	private final ReplicaAcknowledgement replicas;
 
 	/** Asks Redis how many replicas have a new lock; null when no acknowledgement is required. */
-	private final ReplicaConfirmation replicaConfirmation;
+	private final @Nullable ReplicaConfirmation replicaConfirmation;
 
 	/** The last renewal refusal logged, so a standing refusal is logged once and not on every retry. */
-	private volatile String lastRenewalRefusal;
+	private volatile @Nullable String lastRenewalRefusal;
 
 	/**
 	 * @param client the Redis client; the engine does not close it
@@ -133,7 +134,7 @@ public final class RedisLockEngine
 	 * @param commandTimeout the longest one Redis call may take, or null for the client's own timeout
 	 * @param lostListener told of every lost lock
 	 */
-	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+	public RedisLockEngine(RedissonClient client, String keyPrefix, @Nullable Duration commandTimeout,
 			LockLostListener lostListener) {
 		this(client, keyPrefix, commandTimeout, lostListener, DEFAULT_MAX_POLL);
 	}
@@ -141,7 +142,7 @@ public final class RedisLockEngine
 	/**
 	 * @param maxPoll the longest a waiter sleeps between attempts when no release is announced
 	 */
-	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+	public RedisLockEngine(RedissonClient client, String keyPrefix, @Nullable Duration commandTimeout,
 			LockLostListener lostListener, Duration maxPoll) {
 		this(new LockScripts(client, commandTimeout), client, keyPrefix, lostListener, maxPoll);
 	}
@@ -149,7 +150,7 @@ public final class RedisLockEngine
 	/**
 	 * @param replicas how many replicas must acknowledge a new lock before the caller gets it
 	 */
-	public RedisLockEngine(RedissonClient client, String keyPrefix, Duration commandTimeout,
+	public RedisLockEngine(RedissonClient client, String keyPrefix, @Nullable Duration commandTimeout,
 			LockLostListener lostListener, Duration maxPoll, ReplicaAcknowledgement replicas) {
 		this(new LockScripts(client, commandTimeout), client, keyPrefix, lostListener, maxPoll, replicas);
 	}
@@ -261,7 +262,9 @@ public final class RedisLockEngine
 			for (RedisLockHandle handle : all) {
 				// Decided under the handle's lock, so a loss the watchdog finds just now is reported once, not twice.
 				if (handle.handOut()) {
-					reportLoss(handle, handle.lossReason());
+					// The deferred loss was marked, reason and all, before the hand-out.
+					LostLock.Reason reason = handle.lossReason();
+					reportLoss(handle, (reason != null) ? reason : LostLock.Reason.NOT_OWNED);
 				}
 			}
 			return first;
@@ -302,7 +305,7 @@ public final class RedisLockEngine
 	 * waiting as each request allows
 	 */
 	@Override
-	public List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
+	public @Nullable List<LockHandle> tryAcquireAll(List<LockRequest> requests) {
 		if (requests.size() < 2 || !requests.stream().allMatch(LockRequest::isExclusive)) {
 			return null;
 		}
@@ -381,7 +384,7 @@ public final class RedisLockEngine
 	 * The exception for a refusal by Redis (see {@link RedisFailures}), or null when the failure may pass by itself.
 	 * @param action what was refused, as in "acquire" or "release"
 	 */
-	RuntimeException refused(Throwable failure, String action, String name, String key) {
+	@Nullable RuntimeException refused(Throwable failure, String action, String name, String key) {
 		String code = RedisFailures.refusal(LockScripts.unwrap(failure));
 		if (code == null) {
 			return null;
@@ -393,7 +396,7 @@ public final class RedisLockEngine
 
 	/** Redis' words for the last lock command it refused, while no lock command has succeeded since; else null. */
 	@Override
-	public String standingRefusal() {
+	public @Nullable String standingRefusal() {
 		String refusal = this.scripts.refusals().current();
 		return (refusal != null) ? "Redis refuses distlock's lock commands: " + refusal : null;
 	}
@@ -437,7 +440,7 @@ public final class RedisLockEngine
 	 * @param acquiredAt local time no later than the moment the store granted the lock, from which its lease runs
 	 */
 	RedisLockHandle newHandle(LockRequest request, String redisKey, String queueKey, String holderPrefix, long token,
-			long acquiredAt, SharedLock shared) {
+			long acquiredAt, @Nullable SharedLock shared) {
 		long maxDeadline = (request.maxLease() != null) ? acquiredAt + request.maxLease().toNanos() : Long.MAX_VALUE;
 		// The lease Redis was given, in whole milliseconds (RedisAcquisition sends initialLease().toMillis()).
 		long grantedLease = TimeUnit.MILLISECONDS.toNanos(request.initialLease().toMillis());
@@ -592,7 +595,7 @@ public final class RedisLockEngine
 	 * Releases, without waiting for the answer, a lock this holder may have been given without hearing of it.
 	 * @param shared where a shared lock lives, or null for an exclusive lock
 	 */
-	void releaseQuietly(String redisKey, String queueKey, String holderPrefix, SharedLock shared) {
+	void releaseQuietly(String redisKey, String queueKey, String holderPrefix, @Nullable SharedLock shared) {
 		if (shared != null) {
 			this.scripts.runAsync(LockScripts.SHARED_RELEASE, ReturnType.LIST, shared.keys(), holderPrefix, "",
 					shared.mode(), releaseChannel(redisKey));
@@ -612,10 +615,10 @@ public final class RedisLockEngine
 	}
 
 	/** Says once per refusal (until renewals succeed again) that Redis refuses to renew: the locks will be lost. */
-	void renewalRefusal(Throwable failure, int locks) {
+	void renewalRefusal(@Nullable Throwable failure, int locks) {
 		Throwable cause = (failure != null) ? LockScripts.unwrap(failure) : null;
-		String code = RedisFailures.refusal(cause);
-		String message = (code != null) ? "Redis refused to renew " + locks + " held lock(s): "
+		String code = (cause != null) ? RedisFailures.refusal(cause) : null;
+		String message = (cause != null && code != null) ? "Redis refused to renew " + locks + " held lock(s): "
 				+ RedisFailures.describe(cause, code) + ". " + RedisFailures.advice(code, this.keys.prefix()) : null;
 		if (message != null && !message.equals(this.lastRenewalRefusal)) {
 			logger.warn(message + " Held locks will be lost when their leases run out.");
@@ -772,7 +775,7 @@ public final class RedisLockEngine
 		}
 
 		@Override
-		public Subscription subscribe(String lockKey) {
+		public @Nullable Subscription subscribe(String lockKey) {
 			return null;
 		}
 

@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LockMode;
 import io.github.distlock.engine.support.LeasedLockHandle;
 
@@ -22,7 +24,7 @@ final class RedisLockHandle extends LeasedLockHandle {
 	final String holderPrefix;
 
 	/** Where a shared lock lives, or null for an exclusive lock. */
-	final SharedLock shared;
+	final @Nullable SharedLock shared;
 
 	private final LockMode mode;
 
@@ -37,7 +39,7 @@ final class RedisLockHandle extends LeasedLockHandle {
 
 	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
 			String holderPrefix, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
-			boolean renewable, long maxDeadlineNanos, LockMode mode, SharedLock shared) {
+			boolean renewable, long maxDeadlineNanos, LockMode mode, @Nullable SharedLock shared) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
 		this.engine = engine;
 		this.redisKey = redisKey;
@@ -89,7 +91,8 @@ final class RedisLockHandle extends LeasedLockHandle {
 
 	/** The key the grant lives in: the lock's string, or the shared lock's holders. */
 	String grantKey() {
-		return isSharedHolder() ? this.shared.holdersKey() : this.redisKey;
+		SharedLock shared = this.shared;
+		return (shared != null && !shared.isWriter()) ? shared.holdersKey() : this.redisKey;
 	}
 
 	/** The holders' member "<holder id>|<token>" of a shared holder. */

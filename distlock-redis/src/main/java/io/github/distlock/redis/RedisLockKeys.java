@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a lock lives in Redis: one name per (lock name, key) pair, and every Redis key of that lock in one Cluster
  * hash slot.
@@ -58,7 +60,7 @@ public final class RedisLockKeys {
 	 * The name and key of the lock stored under a Redis key of this prefix, or null when the Redis key is not a lock
 	 * key (a waiter queue, another prefix, anything else).
 	 */
-	public String[] parseLockKey(String redisKey) {
+	public String @Nullable [] parseLockKey(String redisKey) {
 		String start = this.prefix + ":{";
 		if (!redisKey.startsWith(start) || !redisKey.endsWith("}")) {
 			return null;

@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -61,10 +62,10 @@ public final class RedisStartupCheck {
 		// A lazy client would connect at its first command: the probe must connect now.
 		probe.setLazyInitialization(false);
 		RedisTarget target = RedisTarget.of(probe);
-		if (target == null) {
+		BaseConfig<?> server = (target != null) ? target.server() : null;
+		if (target == null || server == null) {
 			return;
 		}
-		BaseConfig<?> server = target.server();
 		int connectTimeout = server.getConnectTimeout();
 		// One attempt, bounded by the connect timeout: Redisson's start-up would try again retryAttempts times,
 		// retryInterval apart, each within its own timeouts, before it reports anything.
@@ -100,7 +101,7 @@ public final class RedisStartupCheck {
 			client = connecting.get(limit, TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
-			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, connectTimeout, settings);
+			throw RedisConnectionDiagnosis.diagnose(Objects.requireNonNullElse(ex.getCause(), ex), target, connectTimeout, settings);
 		}
 		catch (TimeoutException ex) {
 			connecting.thenAccept(RedisStartupCheck::close);
@@ -120,7 +121,8 @@ public final class RedisStartupCheck {
 	/** As {@link #verify(RedissonClient, String, Duration)}, each step within the client's own command timeout. */
 	public static void verify(RedissonClient client, String keyPrefix) {
 		RedisTarget target = RedisTarget.of(client.getConfig());
-		int timeout = (target != null) ? target.server().getTimeout() : DEFAULT_TIMEOUT_MILLIS;
+		int timeout = (target != null && target.server() != null) ? target.server().getTimeout()
+				: DEFAULT_TIMEOUT_MILLIS;
 		verify(client, keyPrefix, Duration.ofMillis(timeout));
 	}
 
@@ -180,7 +182,7 @@ public final class RedisStartupCheck {
 					ex);
 		}
 		catch (ExecutionException ex) {
-			throw RedisConnectionDiagnosis.diagnose(ex.getCause(), target, timeout.toMillis(),
+			throw RedisConnectionDiagnosis.diagnose(Objects.requireNonNullElse(ex.getCause(), ex), target, timeout.toMillis(),
 					ConnectionSettingNames.SPRING_DATA_REDIS);
 		}
 		catch (InterruptedException ex) {

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.Config;
 
@@ -21,9 +22,9 @@ final class RedisTarget {
 
 	private final boolean tls;
 
-	private final BaseConfig<?> server;
+	private final @Nullable BaseConfig<?> server;
 
-	private RedisTarget(String description, String username, boolean tls, BaseConfig<?> server) {
+	private RedisTarget(String description, String username, boolean tls, @Nullable BaseConfig<?> server) {
 		this.description = description;
 		this.username = username;
 		this.tls = tls;
@@ -34,7 +35,7 @@ final class RedisTarget {
 	 * The target of a configuration, or null for the modes distlock does not check (replicated and master/replica
 	 * sets). The server settings returned are the configuration's own: change a copy, not a client's configuration.
 	 */
-	static RedisTarget of(Config config) {
+	static @Nullable RedisTarget of(Config config) {
 		if (config.isSingleConfig()) {
 			String address = config.useSingleServer().getAddress();
 			return new RedisTarget("Redis at " + withoutCredentials(address), config.getUsername(), isTls(address),
@@ -86,7 +87,7 @@ final class RedisTarget {
 		return this.tls;
 	}
 
-	BaseConfig<?> server() {
+	@Nullable BaseConfig<?> server() {
 		return this.server;
 	}
 

@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How an engine hears that a lock it waits for was released or handed to it: the channel its scripts announce a
  * lock's releases on, and what a waiter must do before it can hear them.
@@ -23,7 +25,7 @@ interface ReleaseAnnouncements extends AutoCloseable {
 	 * @return the subscription, to close once no thread of this engine waits for the lock; null when nothing needs
 	 * to be done (the engine-wide channels are heard already)
 	 */
-	Subscription subscribe(String lockKey);
+	@Nullable Subscription subscribe(String lockKey);
 
 	@Override
 	void close();

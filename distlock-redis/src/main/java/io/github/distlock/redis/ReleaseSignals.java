@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -56,7 +57,7 @@ final class ReleaseSignals implements ReleaseAnnouncements {
 
 	/** Nothing to do: the engine-wide channels are heard from the start. */
 	@Override
-	public Subscription subscribe(String lockKey) {
+	public @Nullable Subscription subscribe(String lockKey) {
 		return null;
 	}
 
@@ -99,7 +100,7 @@ final class ReleaseSignals implements ReleaseAnnouncements {
 		private long releases;
 
 		/** Holder prefix of the thread waiting now, set before its first attempt. */
-		private String expected;
+		private @Nullable String expected;
 
 		/** Token of the hand-over to the expected holder once announced, else 0. */
 		private long token;

@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.ChannelName;
@@ -130,7 +131,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 	/** The channels of one lock, subscribed together on one master. */
 	private static final class LockSubscription implements Subscription {
 
-		private final MasterChannels master;
+		private final @Nullable MasterChannels master;
 
 		private final int slot;
 
@@ -140,7 +141,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 		private boolean closed;
 
-		private LockSubscription(MasterChannels master, int slot, MasterChannels.Channel[] channels,
+		private LockSubscription(@Nullable MasterChannels master, int slot, MasterChannels.Channel[] channels,
 				CompletableFuture<Void> ready) {
 			this.master = master;
 			this.slot = slot;
@@ -192,7 +193,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		private final Map<String, Channel> channels = new HashMap<>();
 
 		/** Guarded by this; null until the first subscription, and again once it closed. */
-		private Link connection;
+		private @Nullable Link connection;
 
 		/** Guarded by this: closed for good (a master no more, or the engine closed). */
 		private boolean retired;

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
@@ -66,9 +68,9 @@ final class SharedConnections implements AutoCloseable {
 	private final ConcurrentMap<String, byte[]> shaBytes = new ConcurrentHashMap<>();
 
 	/** Redisson's connections to each master; null when the client is not Redisson's own implementation. */
-	private final ConnectionManager connectionManager;
+	private final @Nullable ConnectionManager connectionManager;
 
-	private final NameMapper nameMapper;
+	private final @Nullable NameMapper nameMapper;
 
 	private final ConcurrentMap<MasterSlaveEntry, Lane> lanes = new ConcurrentHashMap<>();
 
@@ -79,7 +81,7 @@ final class SharedConnections implements AutoCloseable {
 	/** Set by {@link #close}, or on finding a Redisson version without what sharing uses: calls go the ordinary way. */
 	private volatile boolean closed;
 
-	private SharedConnections(ConnectionManager connectionManager, NameMapper nameMapper) {
+	private SharedConnections(@Nullable ConnectionManager connectionManager, @Nullable NameMapper nameMapper) {
 		this.connectionManager = connectionManager;
 		this.nameMapper = nameMapper;
 	}
@@ -132,7 +134,7 @@ final class SharedConnections implements AutoCloseable {
 		try {
 			Lane lane = laneFor(keys);
 			RedisConnection connection = (lane != null) ? lane.ready() : null;
-			if (connection != null) {
+			if (lane != null && connection != null) {
 				Channel channel = connection.getChannel();
 				CompletableFuture<R> reply = send(connection, sha, returnType, keys, args, timeoutMillis);
 				lane.track(channel, reply);
@@ -156,11 +158,13 @@ final class SharedConnections implements AutoCloseable {
 		return ordinary.get();
 	}
 
-	private Lane laneFor(List<Object> keys) {
-		if (this.connectionManager == null || this.closed || keys.isEmpty()) {
+	private @Nullable Lane laneFor(List<Object> keys) {
+		ConnectionManager manager = this.connectionManager;
+		NameMapper names = this.nameMapper;
+		if (manager == null || names == null || this.closed || keys.isEmpty()) {
 			return null;
 		}
-		return laneOf(this.nameMapper.map((String) keys.get(0)));
+		return laneOf(manager, names.map((String) keys.get(0)));
 	}
 
 	@SuppressWarnings("unchecked")
@@ -172,8 +176,10 @@ final class SharedConnections implements AutoCloseable {
 		Object[] params = new Object[2 + keys.size() + args.length];
 		params[0] = this.shaBytes.computeIfAbsent(sha, (text) -> text.getBytes(StandardCharsets.US_ASCII));
 		params[1] = Integer.toString(keys.size()).getBytes(StandardCharsets.US_ASCII);
+		// Only a call on a lane comes here, and only a client with Redisson's connections and names has lanes.
+		NameMapper names = Objects.requireNonNull(this.nameMapper, "a shared connection without Redisson's names");
 		for (int i = 0; i < keys.size(); i++) {
-			params[2 + i] = this.nameMapper.map((String) keys.get(i)).getBytes(StandardCharsets.UTF_8);
+			params[2 + i] = names.map((String) keys.get(i)).getBytes(StandardCharsets.UTF_8);
 		}
 		for (int i = 0; i < args.length; i++) {
 			params[2 + keys.size() + i] = String.valueOf(args[i]).getBytes(StandardCharsets.UTF_8);
@@ -187,7 +193,7 @@ final class SharedConnections implements AutoCloseable {
 	 * Which master Redisson sends a call about this key to now, as an object to group calls by; null when that is
 	 * not known (no topology yet, or not Redisson's own client).
 	 */
-	Object masterOf(String key) {
+	@Nullable Object masterOf(String key) {
 		if (this.connectionManager == null || this.closed) {
 			return null;
 		}
@@ -199,8 +205,8 @@ final class SharedConnections implements AutoCloseable {
 		}
 	}
 
-	private Lane laneOf(String key) {
-		MasterSlaveEntry entry = this.connectionManager.getWriteEntry(this.connectionManager.calcSlot(key));
+	private @Nullable Lane laneOf(ConnectionManager manager, String key) {
+		MasterSlaveEntry entry = manager.getWriteEntry(manager.calcSlot(key));
 		if (entry == null) {
 			return null;
 		}
@@ -226,21 +232,21 @@ final class SharedConnections implements AutoCloseable {
 
 		private final MasterSlaveEntry entry;
 
-		private volatile RedisConnection connection;
+		private volatile @Nullable RedisConnection connection;
 
 		private final AtomicBoolean borrowing = new AtomicBoolean();
 
 		private volatile long nextBorrowNanos = System.nanoTime();
 
 		/** The calls sent on the shared connection's current channel and not answered yet. */
-		private volatile UnansweredCalls unanswered;
+		private volatile @Nullable UnansweredCalls unanswered;
 
 		Lane(MasterSlaveEntry entry) {
 			this.entry = entry;
 		}
 
 		/** The shared connection if it can take a call now; otherwise null, and a borrow started if none is. */
-		RedisConnection ready() {
+		@Nullable RedisConnection ready() {
 			RedisConnection current = this.connection;
 			if (current != null) {
 				if (current.getRedisClient() == this.entry.getClient()) {

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript.ReturnType;
 
 import io.github.distlock.engine.support.LeaseWatchdog.AnswerPart;
@@ -29,14 +30,14 @@ final class SlotGroupedRenewal {
 
 	private final int callSize;
 
-	private final BiConsumer<Throwable, Integer> refusalReporter;
+	private final BiConsumer<@Nullable Throwable, Integer> refusalReporter;
 
 	/**
 	 * @param callSize the most locks one script call renews, so no single call blocks a master for long
 	 * @param refusalReporter told, once every master has answered, of the renewal's first failure (or null) and how
 	 * many locks the failed calls carried
 	 */
-	SlotGroupedRenewal(LockScripts scripts, int callSize, BiConsumer<Throwable, Integer> refusalReporter) {
+	SlotGroupedRenewal(LockScripts scripts, int callSize, BiConsumer<@Nullable Throwable, Integer> refusalReporter) {
 		this.scripts = scripts;
 		this.callSize = callSize;
 		this.refusalReporter = refusalReporter;

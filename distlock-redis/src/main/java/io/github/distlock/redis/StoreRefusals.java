@@ -1,5 +1,7 @@
 package io.github.distlock.redis;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The last refusal of a lock command by Redis (NOPERM, WRONGTYPE, OOM, READONLY, ...), kept until a lock command
  * succeeds again: while it stands, locking is failing for a reason an operator must fix, which health reports.
@@ -8,7 +10,7 @@ package io.github.distlock.redis;
  */
 final class StoreRefusals {
 
-	private volatile String last;
+	private volatile @Nullable String last;
 
 	void failed(Throwable failure) {
 		String code = RedisFailures.refusal(failure);
@@ -24,7 +26,7 @@ final class StoreRefusals {
 	}
 
 	/** The server's words for the standing refusal, or null when the last lock command was not refused. */
-	String current() {
+	@Nullable String current() {
 		return this.last;
 	}
 

@@ -20,6 +20,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.SentinelServersConfig;
@@ -94,10 +95,11 @@ final class TlsHandshakeProbe {
 	 * @param alive whether the server answered the plain probe: then each step may take as long as the client's own
 	 * connection may (a loaded machine can hold a live server's handshake past the short wait), else the short wait
 	 */
-	static SSLException failure(RedisTarget target, long timeoutMillis, boolean alive) {
-		URI address = firstAddress(target.server());
-		SSLContext context = (address != null) ? context(target.server()) : null;
-		if (context == null) {
+	static @Nullable SSLException failure(RedisTarget target, long timeoutMillis, boolean alive) {
+		BaseConfig<?> server = target.server();
+		URI address = firstAddress(server);
+		SSLContext context = (server != null && address != null) ? context(server) : null;
+		if (address == null || context == null) {
 			return null;
 		}
 		int timeout = alive ? (int) Math.min(Integer.MAX_VALUE, Math.max(50, timeoutMillis)) : shortWait(timeoutMillis);
@@ -138,7 +140,7 @@ final class TlsHandshakeProbe {
 		return failure.getMessage() != null && failure.getMessage().contains(text);
 	}
 
-	private static URI firstAddress(BaseConfig<?> server) {
+	private static @Nullable URI firstAddress(@Nullable BaseConfig<?> server) {
 		List<String> addresses;
 		if (server instanceof SingleServerConfig single) {
 			addresses = List.of(single.getAddress());
@@ -161,7 +163,7 @@ final class TlsHandshakeProbe {
 	}
 
 	/** The client's TLS material as Redisson would use it: its factories, else its key and trust stores. */
-	private static SSLContext context(BaseConfig<?> server) {
+	private static @Nullable SSLContext context(BaseConfig<?> server) {
 		try {
 			KeyManager[] keys = null;
 			if (server.getSslKeyManagerFactory() != null) {
@@ -193,7 +195,7 @@ final class TlsHandshakeProbe {
 		}
 	}
 
-	private static KeyStore load(URL url, String type, char[] password) throws Exception {
+	private static KeyStore load(URL url, String type, char @Nullable [] password) throws Exception {
 		KeyStore store = KeyStore.getInstance((type != null) ? type : KeyStore.getDefaultType());
 		try (InputStream in = url.openStream()) {
 			store.load(in, password);
@@ -201,7 +203,7 @@ final class TlsHandshakeProbe {
 		return store;
 	}
 
-	private static char[] password(String password) {
+	private static char @Nullable [] password(@Nullable String password) {
 		return (password != null) ? password.toCharArray() : null;
 	}
 

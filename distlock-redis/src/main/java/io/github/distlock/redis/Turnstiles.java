@@ -4,6 +4,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Lets one thread of this engine at a time wait in Redis for a given lock; the others line up here, first come
  * first served.
@@ -29,7 +31,7 @@ final class Turnstiles {
 	 * @return the turnstile passed, to {@link #leave} once the thread stops waiting in Redis; null when the wait
 	 * ran out first
 	 */
-	Turnstile pass(String lockKey, long timeoutNanos) throws InterruptedException {
+	@Nullable Turnstile pass(String lockKey, long timeoutNanos) throws InterruptedException {
 		Turnstile turnstile = this.byLock.compute(lockKey, (key, current) -> {
 			Turnstile result = (current != null) ? current : new Turnstile();
 			result.users++;
@@ -55,7 +57,7 @@ final class Turnstiles {
 	}
 
 	/** The signal of the thread waiting in Redis for the lock, or null when no thread of this engine waits for it. */
-	ReleaseSignals.Signal signal(String lockKey) {
+	ReleaseSignals.@Nullable Signal signal(String lockKey) {
 		Turnstile turnstile = this.byLock.get(lockKey);
 		return (turnstile != null) ? turnstile.signal : null;
 	}
@@ -98,7 +100,7 @@ final class Turnstiles {
 		 * in Redis, kept for the threads after it, closed when the last one leaves; null before, and where the
 		 * engine-wide channels need none.
 		 */
-		private volatile ReleaseAnnouncements.Subscription subscription;
+		private volatile ReleaseAnnouncements.@Nullable Subscription subscription;
 
 		/** When {@link #subscription} was made. */
 		private volatile long subscribedAtNanos;
@@ -113,7 +115,7 @@ final class Turnstiles {
 		 * since, or it failed and was made {@link #RESUBSCRIBE_AFTER_NANOS} ago or longer (closed here in both
 		 * cases). Only the thread that passed the gate calls this, and {@link #subscribe}.
 		 */
-		ReleaseAnnouncements.Subscription subscription() {
+		ReleaseAnnouncements.@Nullable Subscription subscription() {
 			ReleaseAnnouncements.Subscription current = this.subscription;
 			if (current != null && (current.dropped() || current.ready().isCompletedExceptionally()
 					&& System.nanoTime() - this.subscribedAtNanos >= RESUBSCRIBE_AFTER_NANOS)) {

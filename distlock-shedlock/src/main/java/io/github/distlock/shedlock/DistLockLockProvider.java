@@ -101,14 +101,14 @@ public final class DistLockLockProvider implements ExtensibleLockProvider, AutoC
 		catch (LockAcquisitionException ex) {
 			LockObservations.notAcquired(acquire, ex);
 			if (ex.isStoreUnavailable()) {
-				throw new LockException(ex.getMessage(), ex);
+				throw new LockException(String.valueOf(ex.getMessage()), ex);
 			}
 			// Held by another run (or the engine was interrupted, and kept the interrupt): this run is skipped.
 			return Optional.empty();
 		}
 		catch (LockStoreException ex) {
 			acquire.error(ex).stop();
-			throw new LockException(ex.getMessage(), ex);
+			throw new LockException(String.valueOf(ex.getMessage()), ex);
 		}
 		catch (RuntimeException ex) {
 			// Stopped whatever the failure, or distlock.acquire.active would count this try as waiting for ever.

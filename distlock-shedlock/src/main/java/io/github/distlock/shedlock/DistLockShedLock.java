@@ -5,6 +5,8 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.OptionalLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The fencing token of the ShedLock run in progress, for the job to hand to the systems it writes to, so that they
  * can refuse a write from a run whose lock has since passed to another (it outlived its {@code lockAtMostFor}, or was
@@ -40,7 +42,8 @@ public final class DistLockShedLock {
 		return find(lockName);
 	}
 
-	private static OptionalLong find(String lockName) {
+	/** The token of the innermost run of that ShedLock name, or of any run when the name is null. */
+	private static OptionalLong find(@Nullable String lockName) {
 		Deque<LockRun> runs = RUNS.get();
 		if (runs == null) {
 			return OptionalLong.empty();

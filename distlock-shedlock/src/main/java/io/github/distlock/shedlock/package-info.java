@@ -39,4 +39,7 @@
  * table. Locks of {@code @DistributedLock} methods live beside them and never collide with them unless they use the
  * same name.
  */
+@NullMarked
 package io.github.distlock.shedlock;
+
+import org.jspecify.annotations.NullMarked;

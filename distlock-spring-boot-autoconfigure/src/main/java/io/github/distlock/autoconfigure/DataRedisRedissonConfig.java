@@ -3,6 +3,7 @@ package io.github.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.Config;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
@@ -68,6 +69,10 @@ final class DataRedisRedissonConfig {
 		}
 		else {
 			DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+			if (standalone == null) {
+				throw new IllegalStateException("spring.data.redis names no Sentinel, no Cluster and no single "
+						+ "server: define a RedissonClient bean or point distlock.redis.config at a Redisson YAML file");
+			}
 			server = config.useSingleServer()
 				.setAddress(scheme + standalone.getHost() + ":" + standalone.getPort())
 				.setDatabase(standalone.getDatabase())
@@ -91,7 +96,7 @@ final class DataRedisRedissonConfig {
 	 * No password when it is empty, as Spring Data Redis has it: {@code password: ${REDIS_PASSWORD:}} with the
 	 * variable unset must connect to a Redis that asks for none, not send an empty AUTH.
 	 */
-	static String password(String password) {
+	static @Nullable String password(@Nullable String password) {
 		return (password == null || password.isBlank()) ? null : password;
 	}
 
@@ -99,7 +104,7 @@ final class DataRedisRedissonConfig {
 		return nodes.stream().map((node) -> scheme + node.host() + ":" + node.port()).toArray(String[]::new);
 	}
 
-	private static void setMillis(Duration duration, java.util.function.IntConsumer setter) {
+	private static void setMillis(@Nullable Duration duration, java.util.function.IntConsumer setter) {
 		if (duration != null) {
 			setter.accept((int) Math.min(Integer.MAX_VALUE, duration.toMillis()));
 		}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.core.Ordered;
@@ -25,13 +26,13 @@ public class DistLockProperties {
 	/**
 	 * The lock engine to use when several are on the class path: redis, jdbc, zookeeper or etcd. Unset, the one present is used.
 	 */
-	private String backend;
+	private @Nullable String backend;
 
 	/** The Redis key prefix when none is set. */
 	static final String DEFAULT_KEY_PREFIX = "distlock";
 
 	/** Prefix of every Redis key and channel distlock uses; replaced by distlock.redis.key-prefix. */
-	private String keyPrefix;
+	private @Nullable String keyPrefix;
 
 	/**
 	 * Default lease: the lock's time to live in Redis, renewed while the method runs.
@@ -46,7 +47,7 @@ public class DistLockProperties {
 	/**
 	 * Default ceiling on renewal: a lock expires no later than this after it was acquired. None when unset.
 	 */
-	private Duration maxLease;
+	private @Nullable Duration maxLease;
 
 	/**
 	 * Default reaction to a lock lost while its method runs: ROLLBACK (refuse the commit, then throw
@@ -72,11 +73,11 @@ public class DistLockProperties {
 
 	private final Endpoint endpoint = new Endpoint();
 
-	public String getBackend() {
+	public @Nullable String getBackend() {
 		return this.backend;
 	}
 
-	public void setBackend(String backend) {
+	public void setBackend(@Nullable String backend) {
 		this.backend = backend;
 	}
 
@@ -92,13 +93,13 @@ public class DistLockProperties {
 	@Deprecated(since = "0.1.0")
 	@DeprecatedConfigurationProperty(replacement = "distlock.redis.key-prefix",
 			reason = "Only the Redis and RedLock engines use it")
-	public String getKeyPrefix() {
+	public @Nullable String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
 	/** @deprecated the Redis engines' setting moved to {@code distlock.redis.key-prefix} */
 	@Deprecated(since = "0.1.0")
-	public void setKeyPrefix(String keyPrefix) {
+	public void setKeyPrefix(@Nullable String keyPrefix) {
 		this.keyPrefix = keyPrefix;
 	}
 
@@ -129,11 +130,11 @@ public class DistLockProperties {
 		this.waitTime = DurationSettings.notNegative("distlock.wait-time", waitTime);
 	}
 
-	public Duration getMaxLease() {
+	public @Nullable Duration getMaxLease() {
 		return this.maxLease;
 	}
 
-	public void setMaxLease(Duration maxLease) {
+	public void setMaxLease(@Nullable Duration maxLease) {
 		this.maxLease = DurationSettings.lease("distlock.max-lease", maxLease);
 	}
 
@@ -266,13 +267,13 @@ public class DistLockProperties {
 		 * Prefix of every Redis key and channel distlock uses (the Redis and RedLock engines). Unset: "distlock", or
 		 * the deprecated distlock.key-prefix.
 		 */
-		private String keyPrefix;
+		private @Nullable String keyPrefix;
 
 		/**
 		 * Location of a Redisson YAML configuration file (such as classpath:redisson.yaml or file:/etc/redisson.yaml)
 		 * to build the client from. When unset, the client is built from spring.data.redis.*.
 		 */
-		private String config;
+		private @Nullable String config;
 
 		/**
 		 * How many replicas must acknowledge a new lock (Redis WAIT) before the caller gets it; with fewer within
@@ -284,19 +285,19 @@ public class DistLockProperties {
 		/** How long to wait for the replicas' acknowledgement of a new lock. */
 		private Duration replicaAckTimeout = Duration.ofSeconds(1);
 
-		public String getKeyPrefix() {
+		public @Nullable String getKeyPrefix() {
 			return this.keyPrefix;
 		}
 
-		public void setKeyPrefix(String keyPrefix) {
+		public void setKeyPrefix(@Nullable String keyPrefix) {
 			this.keyPrefix = keyPrefix;
 		}
 
-		public String getConfig() {
+		public @Nullable String getConfig() {
 			return this.config;
 		}
 
-		public void setConfig(String config) {
+		public void setConfig(@Nullable String config) {
 			this.config = config;
 		}
 
@@ -335,10 +336,10 @@ public class DistLockProperties {
 		private List<String> nodes = new ArrayList<>();
 
 		/** The user distlock connects to every master as (Redis ACL), or unset for the default user. */
-		private String username;
+		private @Nullable String username;
 
 		/** The password distlock connects to every master with. */
-		private String password;
+		private @Nullable String password;
 
 		/**
 		 * How long one master's answer is waited for: a lock attempt takes at most this long whichever masters are
@@ -353,7 +354,7 @@ public class DistLockProperties {
 		private Duration retryDelay = Duration.ofMillis(50);
 
 		/** The name distlock's connections give themselves on every master (CLIENT SETNAME), or unset for none. */
-		private String clientName;
+		private @Nullable String clientName;
 
 		private final Ssl ssl = new Ssl();
 
@@ -368,23 +369,23 @@ public class DistLockProperties {
 			 * The SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for mutual TLS, every
 			 * rediss:// master is connected with; unset, the JVM's default trust store.
 			 */
-			private String bundle;
+			private @Nullable String bundle;
 
-			public String getBundle() {
+			public @Nullable String getBundle() {
 				return this.bundle;
 			}
 
-			public void setBundle(String bundle) {
+			public void setBundle(@Nullable String bundle) {
 				this.bundle = bundle;
 			}
 
 		}
 
-		public String getClientName() {
+		public @Nullable String getClientName() {
 			return this.clientName;
 		}
 
-		public void setClientName(String clientName) {
+		public void setClientName(@Nullable String clientName) {
 			this.clientName = clientName;
 		}
 
@@ -396,19 +397,19 @@ public class DistLockProperties {
 			this.nodes = nodes;
 		}
 
-		public String getUsername() {
+		public @Nullable String getUsername() {
 			return this.username;
 		}
 
-		public void setUsername(String username) {
+		public void setUsername(@Nullable String username) {
 			this.username = username;
 		}
 
-		public String getPassword() {
+		public @Nullable String getPassword() {
 			return this.password;
 		}
 
-		public void setPassword(String password) {
+		public void setPassword(@Nullable String password) {
 			this.password = password;
 		}
 
@@ -508,12 +509,12 @@ public class DistLockProperties {
 		/**
 		 * User to authenticate as, when etcd's authentication is on.
 		 */
-		private String username;
+		private @Nullable String username;
 
 		/**
 		 * Password of that user.
 		 */
-		private String password;
+		private @Nullable String password;
 
 		/**
 		 * Prefix under which every lock's keys live.
@@ -546,19 +547,19 @@ public class DistLockProperties {
 			this.endpoints = endpoints;
 		}
 
-		public String getUsername() {
+		public @Nullable String getUsername() {
 			return this.username;
 		}
 
-		public void setUsername(String username) {
+		public void setUsername(@Nullable String username) {
 			this.username = username;
 		}
 
-		public String getPassword() {
+		public @Nullable String getPassword() {
 			return this.password;
 		}
 
-		public void setPassword(String password) {
+		public void setPassword(@Nullable String password) {
 			this.password = password;
 		}
 
@@ -635,7 +636,7 @@ public class DistLockProperties {
 		 * The ensemble, as host:port pairs separated by commas, optionally followed by a chroot path. Needed unless
 		 * the application defines a CuratorFramework bean.
 		 */
-		private String connectString;
+		private @Nullable String connectString;
 
 		/**
 		 * Path under which every lock's nodes live.
@@ -653,11 +654,11 @@ public class DistLockProperties {
 		 */
 		private Duration connectionTimeout = Duration.ofSeconds(5);
 
-		public String getConnectString() {
+		public @Nullable String getConnectString() {
 			return this.connectString;
 		}
 
-		public void setConnectString(String connectString) {
+		public void setConnectString(@Nullable String connectString) {
 			this.connectString = connectString;
 		}
 

@@ -2,6 +2,9 @@ package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+import org.springframework.lang.Contract;
+
 import io.github.distlock.engine.Leases;
 
 /**
@@ -14,12 +17,14 @@ final class DurationSettings {
 	}
 
 	/** A lease or time to live: at least {@link Leases#SHORTEST}; unset is left to the default. */
-	static Duration lease(String property, Duration value) {
+	@Contract("_, !null -> !null")
+	static @Nullable Duration lease(String property, @Nullable Duration value) {
 		return (value != null) ? Leases.requireLease(value, property) : null;
 	}
 
 	/** A timeout or interval: longer than zero. */
-	static Duration positive(String property, Duration value) {
+	@Contract("_, !null -> !null")
+	static @Nullable Duration positive(String property, @Nullable Duration value) {
 		if (value != null && (value.isZero() || value.isNegative())) {
 			throw new IllegalArgumentException(property + " must be longer than zero, was " + value);
 		}
@@ -27,7 +32,8 @@ final class DurationSettings {
 	}
 
 	/** A wait or delay: zero (none) or longer. */
-	static Duration notNegative(String property, Duration value) {
+	@Contract("_, !null -> !null")
+	static @Nullable Duration notNegative(String property, @Nullable Duration value) {
 		if (value != null && value.isNegative()) {
 			throw new IllegalArgumentException(property + " must not be negative, was " + value);
 		}

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -49,19 +50,19 @@ enum LockBackend {
 		return this.requirement;
 	}
 
-	boolean isPresent(ClassLoader classLoader) {
+	boolean isPresent(@Nullable ClassLoader classLoader) {
 		return Arrays.stream(this.classes).allMatch((name) -> ClassUtils.isPresent(name, classLoader));
 	}
 
 	/** Whether this engine is the application's: named by {@code backend}, or, unset, the only one present. */
-	boolean isChosen(String backend, ClassLoader classLoader) {
+	boolean isChosen(@Nullable String backend, @Nullable ClassLoader classLoader) {
 		if (backend != null && !backend.isBlank()) {
 			return this.id.equals(backend.strip());
 		}
 		return isPresent(classLoader) && present(classLoader).size() == 1;
 	}
 
-	static List<LockBackend> present(ClassLoader classLoader) {
+	static List<LockBackend> present(@Nullable ClassLoader classLoader) {
 		return Arrays.stream(values()).filter((backend) -> backend.isPresent(classLoader)).toList();
 	}
 

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -18,14 +19,15 @@ final class LockEngineRequirement implements SmartInitializingSingleton {
 
 	private final ObjectProvider<LockEngine> engines;
 
-	private final String backend;
+	private final @Nullable String backend;
 
-	private final ClassLoader classLoader;
+	private final @Nullable ClassLoader classLoader;
 
 	/**
 	 * @param backend {@code distlock.backend}, or null when unset
 	 */
-	LockEngineRequirement(ObjectProvider<LockEngine> engines, String backend, ClassLoader classLoader) {
+	LockEngineRequirement(ObjectProvider<LockEngine> engines, @Nullable String backend,
+			@Nullable ClassLoader classLoader) {
 		this.engines = engines;
 		this.backend = backend;
 		this.classLoader = classLoader;

@@ -15,7 +15,11 @@ class OnLockBackendCondition extends SpringBootCondition {
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 		Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnLockBackend.class.getName());
-		LockBackend backend = (LockBackend) attributes.get("value");
+		LockBackend backend = (attributes != null) ? (LockBackend) attributes.get("value") : null;
+		if (backend == null) {
+			throw new IllegalStateException("OnLockBackendCondition works through @ConditionalOnLockBackend only, "
+					+ "which " + metadata + " does not carry");
+		}
 		String chosen = context.getEnvironment().getProperty("distlock.backend");
 		ClassLoader classLoader = context.getClassLoader();
 		if (backend.isChosen(chosen, classLoader)) {

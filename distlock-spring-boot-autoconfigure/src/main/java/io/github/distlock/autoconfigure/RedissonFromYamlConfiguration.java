@@ -29,7 +29,11 @@ class RedissonFromYamlConfiguration {
 	@ConditionalOnMissingBean(RedissonClient.class)
 	RedissonClient distLockRedissonClient(DistLockProperties properties, ResourceLoader resourceLoader)
 			throws IOException {
-		Resource resource = resourceLoader.getResource(properties.getRedis().getConfig());
+		String location = properties.getRedis().getConfig();
+		if (location == null) {
+			throw new IllegalStateException("distlock.redis.config must name a Redisson YAML file");
+		}
+		Resource resource = resourceLoader.getResource(location);
 		if (!resource.exists()) {
 			throw new IllegalStateException(
 					"distlock.redis.config points at " + resource.getDescription() + ", which does not exist");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RedissonClient;
 
 import io.github.distlock.LockAcquisitionException;
@@ -28,7 +29,8 @@ final class AnotherInstance implements AutoCloseable {
 
 	private final Set<TakenLock> taken = ConcurrentHashMap.newKeySet();
 
-	private RedisLockEngine engine;
+	/** Created on the first lock taken; null until then. */
+	private @Nullable RedisLockEngine engine;
 
 	AnotherInstance(RedissonClient client, String keyPrefix) {
 		this.client = client;

@@ -2,6 +2,7 @@ package io.github.distlock.testing;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -14,7 +15,7 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 class DistLockContextCustomizerFactory implements ContextCustomizerFactory {
 
 	@Override
-	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		return TestContextAnnotationUtils.hasAnnotation(testClass, AutoConfigureDistLock.class)
 				? new EmbeddedRedisContextCustomizer() : null;

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
@@ -86,7 +87,7 @@ final class EmbeddedRedisContextCustomizer implements ContextCustomizer {
 
 	/** Every context with the annotation gets the same customization, so such contexts may be shared. */
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		return other != null && other.getClass() == getClass();
 	}
 

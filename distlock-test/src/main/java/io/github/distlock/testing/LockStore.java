@@ -3,6 +3,7 @@ package io.github.distlock.testing;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -34,16 +35,16 @@ final class LockStore {
 	}
 
 	/** The lock as stored now, or null when there is none. */
-	StoredLock find(String name, String key) {
+	@Nullable StoredLock find(String name, String key) {
 		return run(INSPECT, RScript.Mode.READ_ONLY, name, key);
 	}
 
 	/** Removes the lock as an expiry would; returns what it was, or null when there was none. */
-	StoredLock expire(String name, String key) {
+	@Nullable StoredLock expire(String name, String key) {
 		return run(EXPIRE, RScript.Mode.READ_WRITE, name, key);
 	}
 
-	private StoredLock run(String text, RScript.Mode mode, String name, String key) {
+	private @Nullable StoredLock run(String text, RScript.Mode mode, String name, String key) {
 		List<String> reply = this.script.eval(mode, text, RScript.ReturnType.LIST, List.of(redisKey(name, key)));
 		if (reply.isEmpty()) {
 			return null;

@@ -11,6 +11,7 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue of one lock in ZooKeeper: each acquisition appends an ephemeral sequential node to the lock's directory,
@@ -73,7 +74,7 @@ final class LockQueue {
 	 * Where the node stands: null when it is first (it holds the lock), else the path of the node just before it.
 	 * @throws NodeVanishedException if the node is no longer in the queue (deleted from outside, or its session ended)
 	 */
-	String predecessorOf(String node) throws Exception {
+	@Nullable String predecessorOf(String node) throws Exception {
 		List<String> children = this.client.getChildren().forPath(this.directory);
 		children.sort(BY_SEQUENCE);
 		String own = ZKPaths.getNodeFromPath(node);

@@ -3,6 +3,7 @@ package io.github.distlock.zookeeper;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a failed ZooKeeper call means for an operator. A refusal (a missing permission, failed authentication, an ACL
@@ -15,7 +16,7 @@ final class ZooKeeperFailures {
 	}
 
 	/** The server's refusal in the failure's cause chain, or null when the failure is not one. */
-	static KeeperException refusal(Throwable failure) {
+	static @Nullable KeeperException refusal(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof KeeperException keeper && isRefusal(keeper.code())) {
 				return keeper;

@@ -24,6 +24,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostListener;
@@ -102,7 +103,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	private final AtomicInteger waiting = new AtomicInteger();
 
 	/** The server's refusal of the last lock call, while it lasts; null once a lock node was created again. */
-	private volatile String refusal;
+	private volatile @Nullable String refusal;
 
 	/**
 	 * @param client a started client; its session timeout bounds how long a crashed holder keeps its locks
@@ -542,7 +543,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	}
 
 	@Override
-	public String standingRefusal() {
+	public @Nullable String standingRefusal() {
 		return this.refusal;
 	}
 

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LostLock;
 
 /**
@@ -26,19 +28,24 @@ public final class HandleLife {
 
 	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
 
-	private volatile LostLock.Reason lossReason;
+	/** Set once, by the thread that moved the state to LOST, just after it did. */
+	private volatile LostLock.@Nullable Reason lossReason;
 
 	/** Whether the owner holds the lock: neither releasing it, nor released, nor lost. */
 	public boolean isHeld() {
 		return this.state.get() == State.HELD;
 	}
 
+	/**
+	 * Whether the lock is lost. Read from the reason, not the state: between the state's move to LOST and the reason's
+	 * write, a lock lost by the state would have no reason yet, and a caller that saw it lost would read null.
+	 */
 	public boolean isLost() {
-		return this.state.get() == State.LOST;
+		return this.lossReason != null;
 	}
 
 	/** How the lock was lost, or null while it is not. */
-	public LostLock.Reason lossReason() {
+	public LostLock.@Nullable Reason lossReason() {
 		return this.lossReason;
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,6 +16,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
@@ -62,7 +65,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 
 	private final LockEngineStatistics statistics;
 
-	private ScheduledFuture<?> pending;
+	private @Nullable ScheduledFuture<?> pending;
 
 	private long pendingAtNanos = Long.MAX_VALUE;
 
@@ -269,7 +272,8 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 				part.renewed().whenComplete((renewed, failure) -> {
 					// The deadline moves as the answer arrives, on the thread it arrives on: a watchdog thread held up
 					// meanwhile must not turn a confirmation that came in time into a loss.
-					List<Boolean> inTime = (failure != null) ? null : confirm(sent, part.positions(), sentAt, renewed);
+					List<@Nullable Boolean> inTime = (failure != null) ? null
+							: confirm(sent, part.positions(), sentAt, renewed);
 					settleOnThisThread(() -> settle(sent, part.positions(), inTime, failure));
 				});
 			}
@@ -290,8 +294,8 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	 * Moves the deadline of every lock the store says it renewed, unless that lease already ran out.
 	 * @return for each position, whether the lock was renewed in time; null where the store says it is not ours
 	 */
-	private List<Boolean> confirm(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed) {
-		List<Boolean> inTime = new ArrayList<>(positions.size());
+	private List<@Nullable Boolean> confirm(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed) {
+		List<@Nullable Boolean> inTime = new ArrayList<>(positions.size());
 		for (int i = 0; i < positions.size(); i++) {
 			int position = positions.get(i);
 			H handle = batch.handles.get(position);
@@ -302,7 +306,8 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	}
 
 	/** What follows from an answer: counts, the next attempt, and the losses it shows; on the watchdog's thread. */
-	private void settle(Batch batch, List<Integer> positions, List<Boolean> inTime, Throwable failure) {
+	private void settle(Batch batch, List<Integer> positions, @Nullable List<@Nullable Boolean> inTime,
+			@Nullable Throwable failure) {
 		List<H> handles = new ArrayList<>(positions.size());
 		for (int position : positions) {
 			handles.add(batch.handles.get(position));
@@ -319,9 +324,11 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			}
 		}
 		else {
+			// An answer without a failure always comes with what it confirmed.
+			List<@Nullable Boolean> confirmed = Objects.requireNonNull(inTime, "a renewal answer without its results");
 			for (int i = 0; i < handles.size(); i++) {
 				H handle = handles.get(i);
-				Boolean renewedInTime = inTime.get(i);
+				@Nullable Boolean renewedInTime = confirmed.get(i);
 				if (!handle.isHeld()) {
 					// Released (or found lost) while the renewal was on its way: its answer no longer means anything.
 					continue;

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
@@ -62,7 +64,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 	volatile long retryAtNanos;
 
 	/** Reports this lock lost once its lease has run out; set by the watchdog that renews it. */
-	volatile Runnable leaseRunOut;
+	volatile @Nullable Runnable leaseRunOut;
 
 	/**
 	 * @param acquiredAtNanos monotonic time no later than the moment the store granted the lock
@@ -132,7 +134,7 @@ public abstract class LeasedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public final LostLock.Reason lossReason() {
+	public final LostLock.@Nullable Reason lossReason() {
 		noticeLeaseRunOut();
 		return this.life.lossReason();
 	}

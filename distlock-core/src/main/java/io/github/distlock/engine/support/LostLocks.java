@@ -2,6 +2,7 @@ package io.github.distlock.engine.support;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
@@ -45,7 +46,7 @@ public final class LostLocks {
 	 * Reports a lost lock, with what the engine knows of how it was lost.
 	 * @param how said after the reason, such as which of several stores no longer hold the lock; may be null
 	 */
-	public void report(LockHandle lock, LostLock.Reason reason, String how) {
+	public void report(LockHandle lock, LostLock.Reason reason, @Nullable String how) {
 		this.statistics.countLoss();
 		this.logger.warn("Lost " + lock + " (" + reason + "): " + ((how != null) ? how + "; " : "") + CONSEQUENCE);
 		try {

@@ -3,6 +3,7 @@ package io.github.distlock.testing.redis;
 import java.io.File;
 import java.io.IOException;
 
+import org.jspecify.annotations.Nullable;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -26,7 +27,7 @@ public record RedisBinary(File file, String origin) {
 	 * @param searchPath a PATH-style list of directories, may be {@code null}
 	 * @throws IllegalStateException if there is neither
 	 */
-	public static RedisBinary locate(String searchPath) {
+	public static RedisBinary locate(@Nullable String searchPath) {
 		File onPath = findOnPath(searchPath);
 		if (onPath != null) {
 			return new RedisBinary(onPath, "PATH");
@@ -47,7 +48,7 @@ public record RedisBinary(File file, String origin) {
 		return new RedisBinary(file, origin);
 	}
 
-	private static File findOnPath(String searchPath) {
+	private static @Nullable File findOnPath(@Nullable String searchPath) {
 		if (searchPath == null || searchPath.isBlank()) {
 			return null;
 		}
