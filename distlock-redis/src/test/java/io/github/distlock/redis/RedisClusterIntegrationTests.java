@@ -134,10 +134,14 @@ class RedisClusterIntegrationTests {
 			// One call per slot on every tick (a tick whose answer is still on its way may be counted or not).
 			assertThat(scripts).as("renewal calls on a master of %d slots in %d ticks", slots, ticks)
 				.isBetween((ticks - 1) * slots, (ticks + 1) * slots);
-			// Every call of a tick arrives in one read: one round trip. The slack covers the two INFO calls of this
-			// test and a tick whose requests are on their way.
+			// Every call of a tick is sent at once, without waiting for an answer: one round trip. The server reads
+			// them in one read, or in two when the client's write is split on a busy machine (seen with another
+			// module's tests beside these: 8 reads in 4 ticks); the slack covers the two INFO calls of this test and
+			// a tick whose requests are on their way. A round trip per slot would read at least one request per slot
+			// and tick, several times this bound.
+			assertThat(slots).as("slots of a master: enough to tell a round trip per slot").isGreaterThan(10);
 			assertThat(reads).as("requests read by a master in %d ticks, for %d calls", ticks, scripts)
-				.isLessThanOrEqualTo(ticks + 3);
+				.isLessThanOrEqualTo(2 * ticks + 3);
 		}
 		for (LockHandle handle : held) {
 			assertThat(handle.release()).isTrue();
