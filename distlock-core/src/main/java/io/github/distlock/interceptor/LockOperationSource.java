@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
@@ -71,13 +72,27 @@ public class LockOperationSource {
 
 	private final @Nullable StringValueResolver placeholders;
 
+	private final AdviceMode mode;
+
 	/**
+	 * For locks applied by Spring's proxies, which refuse a lock on a method no proxy can intercept.
 	 * @param defaults values for attributes left empty
 	 * @param placeholders resolves {@code ${...}} in attributes, or null to take them literally
 	 */
 	public LockOperationSource(LockDefaults defaults, @Nullable StringValueResolver placeholders) {
+		this(defaults, placeholders, AdviceMode.PROXY);
+	}
+
+	/**
+	 * @param defaults values for attributes left empty
+	 * @param placeholders resolves {@code ${...}} in attributes, or null to take them literally
+	 * @param mode how the locks are applied: by proxies, which cannot lock a private, final or static method, or by
+	 * AspectJ's weaving, which locks every annotated method
+	 */
+	public LockOperationSource(LockDefaults defaults, @Nullable StringValueResolver placeholders, AdviceMode mode) {
 		this.defaults = defaults;
 		this.placeholders = placeholders;
+		this.mode = mode;
 	}
 
 	/**
@@ -110,7 +125,9 @@ public class LockOperationSource {
 		if (lock == null) {
 			return null;
 		}
-		checkInterceptable(specific, methodId);
+		if (this.mode == AdviceMode.PROXY) {
+			checkInterceptable(specific, methodId);
+		}
 		LockedCall call = lockedCall(specific, methodId);
 		String name = resolve(methodId, lock.describe("name"), lock.name());
 		if (!StringUtils.hasText(name)) {
@@ -215,7 +232,8 @@ public class LockOperationSource {
 				: Modifier.isFinal(modifiers) ? "final" : null;
 		if (problem != null) {
 			throw new LockDefinitionException(methodId, "the method is " + problem
-					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable",
+					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable, or "
+					+ "lock it with AspectJ (distlock.aop.mode=aspectj and distlock-aspectj)",
 					null);
 		}
 	}

@@ -37,7 +37,8 @@ final class SelfInvocations {
 	static void warnAbout(Collection<LockOperation> operations) {
 		for (String call : find(operations)) {
 			logger.warn(call + " from within its own class: the call does not go through the Spring proxy, so it runs "
-					+ "unlocked. Call it through the bean (inject it, or move the method to another bean).");
+					+ "unlocked. Call it through the bean (inject it, or move the method to another bean), or lock by "
+					+ "AspectJ's weaving (distlock.aop.mode=aspectj with distlock-aspectj).");
 		}
 	}
 

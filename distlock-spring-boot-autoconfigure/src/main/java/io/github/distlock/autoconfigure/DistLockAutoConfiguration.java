@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -48,7 +49,7 @@ import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-@Import(LockProxyRegistrar.class)
+@Import({ LockProxyRegistrar.class, AspectJLockConfiguration.class })
 public final class DistLockAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(DistLockAutoConfiguration.class);
@@ -70,7 +71,9 @@ public final class DistLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockOperationSource lockOperationSource(Environment environment, ConfigurableBeanFactory beanFactory) {
-		return new LockOperationSource(defaults(bindEarly(environment)), new EmbeddedValueResolver(beanFactory));
+		DistLockProperties settings = bindEarly(environment);
+		return new LockOperationSource(defaults(settings), new EmbeddedValueResolver(beanFactory),
+				settings.getAop().getMode());
 	}
 
 	private static LockDefaults defaults(DistLockProperties settings) {
@@ -92,17 +95,25 @@ public final class DistLockAutoConfiguration {
 				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
 	}
 
+	/** The locks applied by proxies: distlock.aop.mode=proxy, the default. */
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "distlock.aop.mode", havingValue = "proxy", matchIfMissing = true)
 	static LockAdvisor lockAdvisor(ObjectProvider<LockOperationSource> operations,
 			ObjectProvider<LockExecution> execution, ObjectProvider<LockFailureHandler> failureHandler,
 			Environment environment, BeanFactory beanFactory) {
 		LockOperationSource source = operations.getObject();
-		// The handler is looked up once all singletons exist, not here: the advisor is created before other beans.
-		LockAspectSupport support = new LockAspectSupport(source, new LockKeyEvaluator(beanFactory),
-				execution.getObject(), failureHandler::getIfAvailable);
+		LockAspectSupport support = lockAspectSupport(source, execution, failureHandler, beanFactory);
 		return new LockAdvisor(source, new LockInterceptor(support), bindEarly(environment).getAop().getOrder());
+	}
+
+	/** Runs the locked calls, for the proxies' advice or for AspectJ's aspect. */
+	static LockAspectSupport lockAspectSupport(LockOperationSource operations, ObjectProvider<LockExecution> execution,
+			ObjectProvider<LockFailureHandler> failureHandler, BeanFactory beanFactory) {
+		// The handler is looked up once all singletons exist, not here: the advice is created before other beans.
+		return new LockAspectSupport(operations, new LockKeyEvaluator(beanFactory), execution.getObject(),
+				failureHandler::getIfAvailable);
 	}
 
 	/** Programmatic locking on the same holder, engine, registry and defaults as the annotation. */

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.Ordered;
 
 import io.github.distlock.OnLost;
@@ -244,11 +245,19 @@ public class DistLockProperties {
 		public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 10;
 
 		/**
-		 * Order of the lock advice among advice applied by order. Lower values run further outside; the default
-		 * wraps @Transactional, Spring Retry and resilience4j's aspects. Spring Framework's @Retryable and
+		 * Order of the lock advice among advice applied by order, in proxy mode. Lower values run further outside;
+		 * the default wraps @Transactional, Spring Retry and resilience4j's aspects. Spring Framework's @Retryable and
 		 * @ConcurrencyLimit always run inside the lock, and @Async outside it, whatever this order.
 		 */
 		private int order = DEFAULT_ORDER;
+
+		/**
+		 * How @DistributedLock is applied. "proxy": by Spring's proxies, which see only calls from other beans to
+		 * public methods. "aspectj": by AspectJ's load-time weaving (distlock-aspectj, and the JVM started with
+		 * -javaagent:aspectjweaver.jar), which also locks calls from inside the class and private, final and
+		 * static methods.
+		 */
+		private AdviceMode mode = AdviceMode.PROXY;
 
 		public int getOrder() {
 			return this.order;
@@ -256,6 +265,14 @@ public class DistLockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public AdviceMode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(AdviceMode mode) {
+			this.mode = mode;
 		}
 
 	}
