@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A program a test runs as a real process (a server such as {@code etcd}, a tool such as {@code iptables}): the
  * machine's own when it has one, else the one in Debian's package, which the build fetches itself with
@@ -76,7 +78,7 @@ public record HostBinary(Path path, Map<String, String> environment, String orig
 		return builder;
 	}
 
-	private static HostBinary onTheMachine(String name) {
+	private static @Nullable HostBinary onTheMachine(String name) {
 		List<Path> candidates = new ArrayList<>();
 		String path = System.getenv("PATH");
 		if (path != null) {
@@ -176,7 +178,7 @@ public record HostBinary(Path path, Map<String, String> environment, String orig
 			return new Result(process.exitValue() == 0, output);
 		}
 		catch (IOException ex) {
-			return new Result(false, ex.getMessage());
+			return new Result(false, ex.toString());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -2,8 +2,11 @@ package io.github.distlock.testsupport;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
@@ -38,11 +41,12 @@ public final class StallLosses implements LockLostListener {
 	 * so without a round trip, and its release says lost.
 	 * @param loss the first loss reported, or null if none was within the test's wait
 	 */
-	public void assertLostAtItsDeadline(LostLock loss, LockHandle held, long grantedUntil, Duration lease) {
+	public void assertLostAtItsDeadline(@Nullable LostLock loss, LockHandle held, long grantedUntil, Duration lease) {
 		assertThat(loss).as("the loss, reported while the store stalled").isNotNull();
-		assertThat(loss.key()).isEqualTo(held.key());
-		assertThat(loss.token()).isEqualTo(held.token());
-		assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+		LostLock reported = Objects.requireNonNull(loss);
+		assertThat(reported.key()).isEqualTo(held.key());
+		assertThat(reported.token()).isEqualTo(held.token());
+		assertThat(reported.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
 		assertThat(held.leaseDeadlineNanos()).as("never renewed").isEqualTo(grantedUntil);
 		assertThat(this.reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
 			.isNotNegative()

@@ -1,0 +1,96 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import io.github.distlock.LockLostListener;
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.test.RedLockMastersExtension;
+import io.github.distlock.test.RedisProcess;
+import io.github.distlock.test.RespClient;
+
+/**
+ * RedLock engines for tests: each on Redisson clients of its own, one per master, as a separate application
+ * instance's would be, and "crashed" by closing it without releasing its locks.
+ */
+final class RedLockTestEngines {
+
+	static final Duration NODE_TIMEOUT = Duration.ofMillis(200);
+
+	private final Map<LockEngine, List<RedissonClient>> clients = new IdentityHashMap<>();
+
+	private final List<RedLockEngine> engines = new ArrayList<>();
+
+	RedLockEngine create(RedLockMastersExtension masters, LockLostListener lost) {
+		List<RedissonClient> perMaster = new ArrayList<>();
+		for (RedisProcess master : masters.servers()) {
+			perMaster.add(Redisson.create(config(master)));
+		}
+		RedLockEngine engine = new RedLockEngine(perMaster, "distlock", NODE_TIMEOUT,
+				RedLockEngine.DEFAULT_RETRY_DELAY, lost);
+		this.clients.put(engine, perMaster);
+		this.engines.add(engine);
+		return engine;
+	}
+
+	/** A client that gives up on a master soon: a killed one must not hold up the others. */
+	static Config config(RedisProcess master) {
+		Config config = new Config();
+		config.setThreads(2);
+		config.setNettyThreads(4);
+		config.useSingleServer()
+			.setAddress(master.url())
+			.setTimeout((int) NODE_TIMEOUT.toMillis())
+			.setConnectTimeout((int) NODE_TIMEOUT.toMillis())
+			.setRetryAttempts(0)
+			.setConnectionMinimumIdleSize(1)
+			.setConnectionPoolSize(16)
+			.setSubscriptionConnectionMinimumIdleSize(1);
+		return config;
+	}
+
+	void crash(LockEngine engine) {
+		((RedLockEngine) engine).close();
+		this.engines.remove(engine);
+		List<RedissonClient> perMaster = this.clients.remove(engine);
+		if (perMaster != null) {
+			perMaster.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+		}
+	}
+
+	/** Whether any engine made here has a caller waiting now. */
+	boolean anyWaiting() {
+		return this.engines.stream().anyMatch((engine) -> engine.waitingCount() > 0);
+	}
+
+	/** How many masters hold the lock now, read without the engine. */
+	static int holders(RedLockMastersExtension masters, String name, String key) {
+		String lockKey = new RedisLockKeys("distlock").lockKey(name, key);
+		int holders = 0;
+		for (RedisProcess master : masters.servers()) {
+			if (master.isAlive()) {
+				try (RespClient client = master.client()) {
+					holders += (client.get(lockKey) != null) ? 1 : 0;
+				}
+			}
+		}
+		return holders;
+	}
+
+	static void onEachMaster(RedLockMastersExtension masters, int count, String... command) {
+		for (int i = 0; i < count; i++) {
+			try (RespClient client = masters.get(i).client()) {
+				client.call((Object[]) command);
+			}
+		}
+	}
+
+}
