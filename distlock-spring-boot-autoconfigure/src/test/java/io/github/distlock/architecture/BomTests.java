@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BomTests {
 
 	/** Modules of the build that are not published as libraries. */
-	private static final Set<String> NOT_LIBRARIES = Set.of("distlock-bom", "distlock-redis-topologies",
-			"distlock-sample-app", "distlock-benchmarks", "distlock-torture");
+	private static final Set<String> NOT_LIBRARIES = Set.of("distlock-bom", "distlock-sample-app",
+			"distlock-benchmarks", "distlock-torture");
 
 	static final Path ROOT = Path.of("..");
 

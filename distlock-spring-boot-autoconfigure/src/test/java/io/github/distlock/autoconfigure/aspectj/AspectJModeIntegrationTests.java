@@ -43,35 +43,33 @@ class AspectJModeIntegrationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withUserConfiguration(Application.class)
 		.withPropertyValues(redis.springProperties());
 
 	@Test
 	void aCallFromInsideTheBeanAndAPrivateMethodAreLockedAndNothingIsProxied() {
-		this.runner.withPropertyValues("distlock.aop.mode=aspectj")
-			.withUserConfiguration(Application.class)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				Orders orders = context.getBean(Orders.class);
-				assertThat(AopUtils.isAopProxy(orders)).as("proxied").isFalse();
-				DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+		this.runner.withPropertyValues("distlock.aop.mode=aspectj").run((context) -> {
+			assertThat(context).hasNotFailed();
+			Orders orders = context.getBean(Orders.class);
+			assertThat(AopUtils.isAopProxy(orders)).as("proxied").isFalse();
+			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
 
-				assertThat(orders.payFromInside("o-1")).isEqualTo("Orders.pay/o-1");
-				assertThat(orders.heldInStore).containsExactly(true);
-				assertThat(orders.refund("o-2")).isEqualTo("refund/o-2");
-				assertThat(orders.heldInStore).containsExactly(true, true);
+			assertThat(orders.payFromInside("o-1")).isEqualTo("Orders.pay/o-1");
+			assertThat(orders.heldInStore).containsExactly(true);
+			assertThat(orders.refund("o-2")).isEqualTo("refund/o-2");
+			assertThat(orders.heldInStore).containsExactly(true, true);
 
-				// Held by the template on another thread (a different holder), so the woven call cannot take it.
-				assertBusyWhileHeldElsewhere(template, "Orders.pay", "o-3", () -> orders.payFromInside("o-3"));
-				assertBusyWhileHeldElsewhere(template, "refund", "o-4", () -> orders.refund("o-4"));
-				assertThat(orders.heldInStore).as("runs of the method").hasSize(2);
-			});
+			// Held by the template on another thread (a different holder), so the woven call cannot take it.
+			assertBusyWhileHeldElsewhere(template, "Orders.pay", "o-3", () -> orders.payFromInside("o-3"));
+			assertBusyWhileHeldElsewhere(template, "refund", "o-4", () -> orders.refund("o-4"));
+			assertThat(orders.heldInStore).as("runs of the method").hasSize(2);
+		});
 	}
 
 	@Test
 	void afterTheApplicationStopsAWovenCallThrowsRatherThanRunUnlocked() {
 		Orders[] kept = new Orders[1];
 		this.runner.withPropertyValues("distlock.aop.mode=aspectj")
-			.withUserConfiguration(Application.class)
 			.run((context) -> kept[0] = context.getBean(Orders.class));
 		assertThatIllegalStateException().isThrownBy(() -> kept[0].payFromInside("o-5"))
 			.withMessageContaining("Orders#pay")
@@ -90,7 +88,11 @@ class AspectJModeIntegrationTests {
 
 	@Test
 	void inProxyModeTheWovenAspectFailsStartUpSinceEachCallWouldLockTwice() {
-		this.runner.withBean(Invoices.class)
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withBean(Invoices.class)
+			.withPropertyValues(redis.springProperties())
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("distlock.aop.mode is proxy")
