@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
 import io.github.distlock.LockLostListener;
@@ -25,6 +26,13 @@ final class RedLockTestEngines {
 
 	static final Duration NODE_TIMEOUT = Duration.ofMillis(200);
 
+	/**
+	 * How long a new client may keep trying to connect to a master that is up. Creating it is not what the tests
+	 * measure, and its first connection, bounded by the node timeout like every call, took longer than that on a busy
+	 * machine (a build beside this module's tests): the client creation failed before any fault was injected.
+	 */
+	private static final Duration CONNECT_PATIENCE = Duration.ofSeconds(10);
+
 	private final Map<LockEngine, List<RedissonClient>> clients = new IdentityHashMap<>();
 
 	private final List<RedLockEngine> engines = new ArrayList<>();
@@ -32,13 +40,28 @@ final class RedLockTestEngines {
 	RedLockEngine create(RedLockMastersExtension masters, LockLostListener lost) {
 		List<RedissonClient> perMaster = new ArrayList<>();
 		for (RedisProcess master : masters.servers()) {
-			perMaster.add(Redisson.create(config(master)));
+			perMaster.add(connect(master));
 		}
 		RedLockEngine engine = new RedLockEngine(perMaster, "distlock", NODE_TIMEOUT,
 				RedLockEngine.DEFAULT_RETRY_DELAY, lost);
 		this.clients.put(engine, perMaster);
 		this.engines.add(engine);
 		return engine;
+	}
+
+	/** A client of a master that is up, tried again while its first connection times out. */
+	private static RedissonClient connect(RedisProcess master) {
+		long deadline = System.nanoTime() + CONNECT_PATIENCE.toNanos();
+		while (true) {
+			try {
+				return Redisson.create(config(master));
+			}
+			catch (RedisConnectionException ex) {
+				if (!master.isAlive() || System.nanoTime() - deadline > 0) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	/** A client that gives up on a master soon: a killed one must not hold up the others. */
