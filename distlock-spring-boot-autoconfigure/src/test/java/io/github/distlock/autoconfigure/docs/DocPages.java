@@ -105,23 +105,28 @@ public final class DocPages {
 
 		/** Every fenced {@code java} block, with the source it names in a comment just above it, if any. */
 		List<JavaBlock> javaBlocks() {
+			return blocks("java");
+		}
+
+		/** Every fenced {@code kotlin} block, with the source it names in a comment just above it, if any. */
+		List<JavaBlock> kotlinBlocks() {
+			return blocks("kotlin");
+		}
+
+		private List<JavaBlock> blocks(String language) {
 			List<JavaBlock> blocks = new ArrayList<>();
 			for (int i = 0; i < this.lines.size(); i++) {
-				if (this.lines.get(i).trim().equals("```java")) {
-					String source = null;
-					if (i > 0) {
-						Matcher matcher = JavaBlock.SOURCE.matcher(this.lines.get(i - 1).trim());
-						if (matcher.matches()) {
-							source = matcher.group(1);
-						}
-					}
+				if (this.lines.get(i).trim().equals("```" + language)) {
+					String comment = (i > 0) ? this.lines.get(i - 1).trim() : "";
+					Matcher matcher = JavaBlock.SOURCE.matcher(comment);
+					String source = matcher.matches() ? matcher.group(1) : null;
 					List<String> code = new ArrayList<>();
 					int j = i + 1;
 					while (j < this.lines.size() && !this.lines.get(j).trim().equals("```")) {
 						code.add(this.lines.get(j));
 						j++;
 					}
-					blocks.add(new JavaBlock(this.path, i + 1, source, code));
+					blocks.add(new JavaBlock(this.path, i + 1, source, code, comment.equals(JavaBlock.BUILD_SCRIPT)));
 					i = j;
 				}
 			}
@@ -156,10 +161,15 @@ public final class DocPages {
 
 	}
 
-	/** A {@code java} block of a page, with the source file it is taken from. */
-	record JavaBlock(String page, int line, String source, List<String> code) {
+	/**
+	 * A {@code java} or {@code kotlin} block of a page, with the source file it is taken from, or marked as a Gradle
+	 * build script ({@value #BUILD_SCRIPT} just above it), which no module compiles.
+	 */
+	record JavaBlock(String page, int line, String source, List<String> code, boolean buildScript) {
 
 		static final Pattern SOURCE = Pattern.compile("<!--\\s*source:\\s*(\\S+)\\s*-->");
+
+		static final String BUILD_SCRIPT = "<!-- build.gradle.kts -->";
 
 		public String where() {
 			return this.page + ":" + this.line;

@@ -14,15 +14,17 @@ import io.github.distlock.autoconfigure.docs.DocPages.Page;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Java the pages show compiles: every {@code ```java} block of the README, the docs and the module READMEs names,
- * in a {@code <!-- source: ... -->} comment just above it, a source file one of the modules compiles, and each of its
- * lines is in that file, in the same order. A page may leave code out: a line {@code ...} stands for any lines, and
- * {@code ...} within a line for any text. Indentation and runs of spaces do not count.
+ * The Java and Kotlin the pages show compiles: every {@code ```java} and {@code ```kotlin} block of the README, the
+ * docs and the module READMEs names, in a {@code <!-- source: ... -->} comment just above it, a source file one of the
+ * modules compiles, and each of its lines is in that file, in the same order. A page may leave code out: a line
+ * {@code ...} stands for any lines, and {@code ...} within a line for any text. Indentation and runs of spaces do not
+ * count. A Kotlin block may instead be a Gradle build script, marked {@code <!-- build.gradle.kts -->}.
  */
 class JavaSnippetDocTests {
 
-	/** A source file the build compiles: a module's main or test Java sources. */
-	private static final Pattern COMPILED = Pattern.compile("distlock-[a-z0-9-]+/src/(main|test)/java/.+\\.java");
+	/** A source file the build compiles: a module's main or test Java or Kotlin sources. */
+	private static final Pattern COMPILED = Pattern
+		.compile("distlock-[a-z0-9-]+/src/(main|test)/(java/.+\\.java|kotlin/.+\\.kt)");
 
 	private static final String LEFT_OUT = "...";
 
@@ -43,10 +45,30 @@ class JavaSnippetDocTests {
 		assertThat(problems).as("java blocks that the build does not compile").isEmpty();
 	}
 
+	@Test
+	void everyKotlinBlockIsTakenFromASourceTheBuildCompilesOrIsABuildScript() {
+		List<String> problems = new ArrayList<>();
+		int compiled = 0;
+		for (Page page : DocPages.allPages()) {
+			for (JavaBlock block : page.kotlinBlocks()) {
+				if (block.buildScript()) {
+					continue;
+				}
+				compiled++;
+				String problem = check(block);
+				if (problem != null) {
+					problems.add(problem);
+				}
+			}
+		}
+		assertThat(compiled).as("kotlin blocks on the pages, build scripts aside").isPositive();
+		assertThat(problems).as("kotlin blocks that the build does not compile").isEmpty();
+	}
+
 	/** What is wrong with the block, or null if it is all in its source. */
 	static String check(JavaBlock block) {
 		if (block.source() == null) {
-			return block.where() + ": a java block with no <!-- source: <file> --> comment above it";
+			return block.where() + ": a code block with no <!-- source: <file> --> comment above it";
 		}
 		if (!COMPILED.matcher(block.source()).matches()) {
 			return block.where() + ": " + block.source() + " is no source file a module compiles";
