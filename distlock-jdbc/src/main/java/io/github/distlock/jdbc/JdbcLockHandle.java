@@ -9,38 +9,38 @@ import io.github.distlock.engine.support.LeasedLockHandle;
  */
 final class JdbcLockHandle extends LeasedLockHandle {
 
-	private final JdbcLockEngine engine;
+	private final HeldRows rows;
 
 	final String lockId;
 
 	final String holder;
 
-	JdbcLockHandle(JdbcLockEngine engine, String name, String key, String lockId, String holder, long token,
+	JdbcLockHandle(HeldRows rows, String name, String key, String lockId, String holder, long token,
 			long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable, long maxDeadlineNanos) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
-		this.engine = engine;
+		this.rows = rows;
 		this.lockId = lockId;
 		this.holder = holder;
 	}
 
 	@Override
 	protected boolean verifyInStore() {
-		return this.engine.verify(this);
+		return this.rows.verify(this);
 	}
 
 	@Override
 	public boolean release() {
-		return this.engine.release(this);
+		return this.rows.release(this);
 	}
 
 	@Override
 	public boolean releaseAfter(Duration ttl) {
-		return this.engine.releaseAfter(this, ttl);
+		return this.rows.releaseAfter(this, ttl);
 	}
 
 	@Override
 	public boolean extend(Duration ttl) {
-		return this.engine.extend(this, ttl);
+		return this.rows.extend(this, ttl);
 	}
 
 }
