@@ -55,10 +55,10 @@ class AspectJLockConfiguration {
 
 		@Bean
 		static Object distlockAspectMissing() {
-			throw new IllegalStateException("distlock.aop.mode=aspectj, but distlock's aspect is not on the class "
-					+ "path: add the dependency io.github.distlock:distlock-aspectj (version from distlock-bom), and "
-					+ "start the JVM with -javaagent:aspectjweaver.jar; or remove distlock.aop.mode to lock through "
-					+ "proxies");
+			throw new LockSetupException("distlock.aop.mode=aspectj, but distlock's aspect is not on the class "
+					+ "path.", "Add the dependency io.github.distlock:distlock-aspectj (version from distlock-bom), "
+							+ "and start the JVM with -javaagent:aspectjweaver.jar; or remove distlock.aop.mode to "
+							+ "lock through proxies.");
 		}
 
 	}

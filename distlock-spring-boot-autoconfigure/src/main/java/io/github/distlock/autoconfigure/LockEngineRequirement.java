@@ -40,17 +40,17 @@ final class LockEngineRequirement implements SmartInitializingSingleton {
 		}
 		List<LockBackend> present = LockBackend.present(this.classLoader);
 		if (this.backend == null && present.size() > 1) {
-			throw new IllegalStateException("distlock found several lock engines on the class path ("
-					+ LockBackend.ids(present) + ") and does not guess which one guards your locks: set "
-					+ "distlock.backend to one of them, or remove the others.");
+			throw new LockSetupException("distlock found several lock engines on the class path ("
+					+ LockBackend.ids(present) + ") and does not guess which one guards your locks:",
+					"set distlock.backend to one of them, or remove the others.");
 		}
 		String chosen = (this.backend != null) ? " for distlock.backend=" + this.backend + " (known: "
 				+ LockBackend.ids(List.of(LockBackend.values())) + ")" : "";
 		String engines = Arrays.stream(LockBackend.values())
 			.map((engine) -> engine.id() + ": " + engine.requirement())
 			.collect(Collectors.joining("; "));
-		throw new IllegalStateException("distlock has no lock engine" + chosen + ", so @DistributedLock methods "
-				+ "cannot be locked. Add an engine to the application (" + engines + "); or define a LockEngine "
+		throw new LockSetupException("distlock has no lock engine" + chosen + ", so @DistributedLock methods "
+				+ "cannot be locked.", "Add an engine to the application (" + engines + "); or define a LockEngine "
 				+ "bean; or turn distlock off with distlock.enabled=false.");
 	}
 

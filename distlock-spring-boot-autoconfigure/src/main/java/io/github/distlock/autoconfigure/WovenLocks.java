@@ -31,12 +31,13 @@ final class WovenLocks implements SmartInitializingSingleton, DisposableBean {
 		this.support = support;
 		this.operations = operations;
 		if (!Aspects.hasAspect(DistributedLockAspect.class)) {
-			throw new IllegalStateException("distlock.aop.mode=aspectj, but no AspectJ weaver has woven "
-					+ "DistributedLockAspect into this JVM, so every @DistributedLock method would run unlocked: start "
-					+ "the JVM with -javaagent:/path/to/aspectjweaver.jar --add-opens java.base/java.lang=ALL-UNNAMED "
-					+ "(the jar comes with distlock-aspectj), and if an aop.xml of the application lists the classes "
-					+ "to weave (<include within=...>), list io.github.distlock.aspectj.* too; or remove "
-					+ "distlock.aop.mode to lock through proxies");
+			throw new LockSetupException("distlock.aop.mode=aspectj, but no AspectJ weaver has woven "
+					+ "DistributedLockAspect into this JVM, so every @DistributedLock method would run unlocked.",
+					"Start the JVM with -javaagent:/path/to/aspectjweaver.jar --add-opens "
+							+ "java.base/java.lang=ALL-UNNAMED (org.aspectj:aspectjweaver, which distlock-aspectj "
+							+ "brings), and if an aop.xml of the application lists the classes to weave (<include "
+							+ "within=...>), list io.github.distlock.aspectj.* too; or remove distlock.aop.mode to "
+							+ "lock through proxies.");
 		}
 	}
 
@@ -53,9 +54,9 @@ final class WovenLocks implements SmartInitializingSingleton, DisposableBean {
 			}
 		}
 		if (!unwoven.isEmpty()) {
-			throw new IllegalStateException("distlock.aop.mode=aspectj, but the AspectJ weaver left out the class of "
-					+ String.join(", ", unwoven) + ", which would run unlocked: list its package in the <include "
-					+ "within=...> of the application's META-INF/aop.xml");
+			throw new LockSetupException("distlock.aop.mode=aspectj, but the AspectJ weaver left out the class of "
+					+ String.join(", ", unwoven) + ", which would run unlocked.",
+					"List its package in the <include within=...> of the application's META-INF/aop.xml.");
 		}
 		this.support.afterSingletonsInstantiated();
 		Aspects.aspectOf(DistributedLockAspect.class).configure(this.support);
@@ -75,9 +76,9 @@ final class WovenLocks implements SmartInitializingSingleton, DisposableBean {
 
 		NotWovenInProxyMode() {
 			if (Aspects.hasAspect(DistributedLockAspect.class)) {
-				throw new IllegalStateException("distlock's AspectJ aspect is woven into this JVM (distlock-aspectj "
+				throw new LockSetupException("distlock's AspectJ aspect is woven into this JVM (distlock-aspectj "
 						+ "and an AspectJ weaver), but distlock.aop.mode is proxy, so every @DistributedLock method "
-						+ "would be locked twice: set distlock.aop.mode=aspectj, or leave distlock-aspectj out");
+						+ "would be locked twice.", "Set distlock.aop.mode=aspectj, or leave distlock-aspectj out.");
 			}
 		}
 

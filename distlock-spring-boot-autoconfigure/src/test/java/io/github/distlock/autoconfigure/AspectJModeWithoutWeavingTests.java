@@ -3,6 +3,7 @@ package io.github.distlock.autoconfigure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,11 +31,17 @@ class AspectJModeWithoutWeavingTests {
 
 	@Test
 	void aspectjModeWithoutAWeaverFailsStartUpNamingTheAgent() {
-		this.runner.withPropertyValues("distlock.aop.mode=aspectj")
-			.run((context) -> assertThat(context).getFailure()
+		this.runner.withPropertyValues("distlock.aop.mode=aspectj").run((context) -> {
+			assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("no AspectJ weaver has woven DistributedLockAspect")
-				.hasMessageContaining("-javaagent:"));
+				.hasMessageContaining("-javaagent:");
+			// Spring Boot's report: what is wrong, then what to do.
+			FailureAnalysis analysis = new LockSetupFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("no AspectJ weaver").doesNotContain("-javaagent");
+			assertThat(analysis.getAction()).startsWith("Start the JVM with -javaagent:");
+		});
 	}
 
 	@Test
