@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -30,27 +31,20 @@ class JavaSnippetDocTests {
 
 	@Test
 	void everyJavaBlockIsTakenFromASourceTheBuildCompiles() {
-		List<String> problems = new ArrayList<>();
-		int blocks = 0;
-		for (Page page : DocPages.allPages()) {
-			for (JavaBlock block : page.javaBlocks()) {
-				blocks++;
-				String problem = check(block);
-				if (problem != null) {
-					problems.add(problem);
-				}
-			}
-		}
-		assertThat(blocks).as("java blocks on the pages").isPositive();
-		assertThat(problems).as("java blocks that the build does not compile").isEmpty();
+		assertEveryBlockCompiled("java", Page::javaBlocks);
 	}
 
 	@Test
 	void everyKotlinBlockIsTakenFromASourceTheBuildCompilesOrIsABuildScript() {
+		assertEveryBlockCompiled("kotlin", Page::kotlinBlocks);
+	}
+
+	/** The pages have blocks of the language, and every one but a marked build script is in its source. */
+	private static void assertEveryBlockCompiled(String language, Function<Page, List<JavaBlock>> blocksOf) {
 		List<String> problems = new ArrayList<>();
 		int compiled = 0;
 		for (Page page : DocPages.allPages()) {
-			for (JavaBlock block : page.kotlinBlocks()) {
+			for (JavaBlock block : blocksOf.apply(page)) {
 				if (block.buildScript()) {
 					continue;
 				}
@@ -61,8 +55,8 @@ class JavaSnippetDocTests {
 				}
 			}
 		}
-		assertThat(compiled).as("kotlin blocks on the pages, build scripts aside").isPositive();
-		assertThat(problems).as("kotlin blocks that the build does not compile").isEmpty();
+		assertThat(compiled).as(language + " blocks on the pages, build scripts aside").isPositive();
+		assertThat(problems).as(language + " blocks that the build does not compile").isEmpty();
 	}
 
 	/** What is wrong with the block, or null if it is all in its source. */
