@@ -1,17 +1,9 @@
 package io.github.distlock;
 
-import java.lang.reflect.UndeclaredThrowableException;
-import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-
-import io.github.distlock.engine.LockHandle;
-import io.github.distlock.engine.LockRequest;
-import io.github.distlock.interceptor.LockDefaults;
-import io.github.distlock.interceptor.LockExecution;
 
 /**
  * Runs code under a distributed lock without an annotation, where the lock's name or key is known only at run time
@@ -25,26 +17,13 @@ import io.github.distlock.interceptor.LockExecution;
  * }</pre>
  *
  * A template call is the same as a call to a {@link DistributedLock} method with the same settings, since both run
- * on one {@link LockExecution}: inside a locked method (or another template call) of the same application, a call
- * for the same name and key enters the lock already held instead of waiting for it; inside a transaction the call
- * joined, the release waits for that transaction; a lost lock ends the call with {@link LockLostException} as the
+ * on one lock execution: inside a locked method (or another template call) of the same application, a call for the
+ * same name and key enters the lock already held instead of waiting for it; inside a transaction the call joined, the
+ * release waits for that transaction; a lost lock ends the call with {@link LockLostException} as the
  * spec's {@link OnLost} says; waiting and holding are observed under the same names. Thread-safe; one per
- * application.
+ * application, from the auto-configuration (a bean of your own replaces it, say a stub in a unit test).
  */
-public class DistributedLockTemplate {
-
-	private final LockExecution execution;
-
-	private final LockDefaults defaults;
-
-	/**
-	 * @param execution the application's lock execution, shared with the {@code @DistributedLock} advice
-	 * @param defaults what a spec's unset settings take
-	 */
-	public DistributedLockTemplate(LockExecution execution, LockDefaults defaults) {
-		this.execution = Objects.requireNonNull(execution, "execution");
-		this.defaults = Objects.requireNonNull(defaults, "defaults");
-	}
+public interface DistributedLockTemplate {
 
 	/**
 	 * Runs the work under the lock, waiting for it up to the spec's wait time.
@@ -54,10 +33,7 @@ public class DistributedLockTemplate {
 	 * @throws LockLostException if the lock was lost while the work ran (not with {@link OnLost#IGNORE}); when the
 	 * work threw, its exception instead, carrying the loss as suppressed
 	 */
-	public <T extends @Nullable Object> T execute(LockSpec spec, LockCallback<T> work) {
-		Objects.requireNonNull(work, "work");
-		return run(spec, work, null);
-	}
+	<T extends @Nullable Object> T execute(LockSpec spec, LockCallback<T> work);
 
 	/**
 	 * As {@link #execute}, but a lock held by another holder for the whole wait is an answer, not a failure: for
@@ -65,20 +41,7 @@ public class DistributedLockTemplate {
 	 * still throws {@link LockAcquisitionException}: "not acquired" must not hide an outage.
 	 * @return the work's result, or that the lock was busy
 	 */
-	public <T extends @Nullable Object> LockAttempt<T> tryExecute(LockSpec spec, LockCallback<T> work) {
-		Objects.requireNonNull(work, "work");
-		boolean[] started = new boolean[1];
-		try {
-			return LockAttempt.acquired(run(spec, work, started));
-		}
-		catch (LockAcquisitionException ex) {
-			if (started[0] || ex.isStoreUnavailable() || ex.getCause() instanceof InterruptedException) {
-				// Thrown by the work itself (another lock it needed), or not a busy lock.
-				throw ex;
-			}
-			return LockAttempt.notAcquired(ex);
-		}
-	}
+	<T extends @Nullable Object> LockAttempt<T> tryExecute(LockSpec spec, LockCallback<T> work);
 
 	/**
 	 * Acquires the lock on the calling thread, starts the work, and keeps the lock until the stage the work returns
@@ -95,59 +58,7 @@ public class DistributedLockTemplate {
 	 * @throws LockAcquisitionException if the lock was not acquired; the work did not start
 	 * @throws RuntimeException what the work threw before returning a stage; the lock is released at once
 	 */
-	public <T extends @Nullable Object> @Nullable CompletionStage<T> executeAsync(LockSpec spec,
-			Supplier<? extends @Nullable CompletionStage<T>> work) {
-		Objects.requireNonNull(work, "work");
-		try {
-			return this.execution.runStage(request(spec), onLost(spec), work::get);
-		}
-		catch (RuntimeException | Error ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			throw new UndeclaredThrowableException(ex);
-		}
-	}
-
-	// The execution hands back what the work returned: a T, null only where T admits null. NullAway, outside its
-	// JSpecify mode, takes a type variable for non-null and so cannot see that the cast keeps T's nullness.
-	@SuppressWarnings({ "unchecked", "NullAway" })
-	private <T extends @Nullable Object> T run(LockSpec spec, LockCallback<T> work, boolean @Nullable [] started) {
-		try {
-			return (T) this.execution.run(request(spec), onLost(spec), () -> {
-				if (started != null) {
-					started[0] = true;
-				}
-				LockHandle held = LockExecution.currentHandle();
-				if (held == null) {
-					throw new IllegalStateException("The template's work runs outside its lock: no lock on this thread");
-				}
-				return work.doInLock(LockContext.of(held));
-			});
-		}
-		catch (RuntimeException | Error ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			// Neither the work nor the execution throws checked exceptions; a sneaky throw is passed on wrapped.
-			throw new UndeclaredThrowableException(ex);
-		}
-	}
-
-	private LockRequest request(LockSpec spec) {
-		Objects.requireNonNull(spec, "spec");
-		Duration maxLease = (spec.maxLease() != null) ? spec.maxLease() : this.defaults.maxLease();
-		return new LockRequest(spec.name(), spec.key(), orDefault(spec.lease(), this.defaults.lease()),
-				orDefault(spec.waitTime(), this.defaults.waitTime()), spec.autoRenew(), maxLease, spec.mode(),
-				spec.permits());
-	}
-
-	private OnLost onLost(LockSpec spec) {
-		return (spec.onLost() != OnLost.DEFAULT) ? spec.onLost() : this.defaults.onLost();
-	}
-
-	private static <V> V orDefault(@Nullable V value, V fallback) {
-		return (value != null) ? value : fallback;
-	}
+	<T extends @Nullable Object> @Nullable CompletionStage<T> executeAsync(LockSpec spec,
+			Supplier<? extends @Nullable CompletionStage<T>> work);
 
 }

@@ -27,11 +27,13 @@ public final class LockAttempt<T extends @Nullable Object> {
 		this.notAcquired = notAcquired;
 	}
 
-	static <T extends @Nullable Object> LockAttempt<T> acquired(T result) {
+	/** The lock was acquired and the work ran, returning this result (also for a stub of the template in a test). */
+	public static <T extends @Nullable Object> LockAttempt<T> acquired(T result) {
 		return new LockAttempt<>(result, null);
 	}
 
-	static <T extends @Nullable Object> LockAttempt<T> notAcquired(LockAcquisitionException reason) {
+	/** The lock was busy for the whole wait, so the work did not run (also for a stub of the template in a test). */
+	public static <T extends @Nullable Object> LockAttempt<T> notAcquired(LockAcquisitionException reason) {
 		return new LockAttempt<>(null, reason);
 	}
 

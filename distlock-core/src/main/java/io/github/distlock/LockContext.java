@@ -52,8 +52,10 @@ public final class LockContext {
 			.toList();
 	}
 
-	/** The context of a lock handed to template work, which may run where no thread-bound lock is visible. */
-	static LockContext of(LockHandle handle) {
+	/**
+	 * The context of a held lock, as template work is handed it: work may run where no thread-bound lock is visible.
+	 */
+	public static LockContext of(LockHandle handle) {
 		return new LockContext(handle);
 	}
 

@@ -28,8 +28,8 @@ import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.redis.RedisLockEngine;
 import io.github.distlock.redis.RedisLockKeys;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

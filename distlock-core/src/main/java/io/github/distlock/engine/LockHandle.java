@@ -58,7 +58,7 @@ public interface LockHandle {
 	 * Runs the action (once, on the thread that finds the loss) if this lock is lost while held; at once if it
 	 * already is.
 	 */
-	void onLost(Runnable action);
+	void whenLost(Runnable action);
 
 	/**
 	 * Makes the store keep this lock for at least {@code ttl} from now, if this holder still owns it: one round trip,

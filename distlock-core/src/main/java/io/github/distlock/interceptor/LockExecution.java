@@ -161,7 +161,7 @@ public final class LockExecution {
 	 * {@link OnLost#IGNORE}; the work's own exception instead, carrying the loss as suppressed, if it threw one
 	 */
 	public @Nullable Object run(LockRequest request, OnLost onLost, Work work) throws Throwable {
-		Entered entered = enter(request, onLost);
+		EnteredLock entered = enter(request, onLost);
 		Object result;
 		try {
 			result = work.run();
@@ -195,7 +195,7 @@ public final class LockExecution {
 	 */
 	public <T extends @Nullable Object> @Nullable CompletableFuture<T> runStage(LockRequest request, OnLost onLost,
 			StageWork<T> work) throws Throwable {
-		Entered entered = enter(request, onLost);
+		EnteredLock entered = enter(request, onLost);
 		CompletionStage<T> stage;
 		try {
 			stage = work.start();
@@ -218,7 +218,7 @@ public final class LockExecution {
 	 * Enters the lock for a call on this thread: the one it already holds here, or a new acquisition. Nothing is left
 	 * on the thread when this throws.
 	 */
-	Entered enter(LockRequest request, OnLost onLost) {
+	EnteredLock enter(LockRequest request, OnLost onLost) {
 		HeldLocks heldLocks = HeldLocks.peek();
 		HeldLock held = (heldLocks != null) ? heldLocks.find(this, HeldLocks.identity(request), request.key()) : null;
 		if (heldLocks != null && held != null) {
@@ -239,7 +239,7 @@ public final class LockExecution {
 		}
 		LossInterruption interruption = (onLost == OnLost.INTERRUPT) ? LossInterruption.arm(held.handle) : null;
 		HeldLock outer = heldLocks.enter(held);
-		return new Entered(heldLocks, held, outer, interruption, onLost);
+		return new EnteredLock(this, heldLocks, held, outer, interruption, onLost);
 	}
 
 	/**
@@ -313,7 +313,8 @@ public final class LockExecution {
 		return new LockLostException(handle.name(), handle.key(), handle.token(), reason);
 	}
 
-	private void releaseWhenDone(HeldLock held) {
+	/** The thread is done with the lock: released now, or when the transaction the work joined completes. */
+	void releaseWhenDone(HeldLock held) {
 		// Asked before the release callback is built, so a call outside a transaction does not allocate it.
 		if (this.transactionBoundRelease != null && this.transactionBoundRelease.isTransactionActive()) {
 			this.transactionBoundRelease.deferToTransaction(() -> transactionCompleted(held));
@@ -364,70 +365,6 @@ public final class LockExecution {
 		finally {
 			LockObservations.released(held.observation, held.handle.isLost());
 		}
-	}
-
-	/** One call inside a lock on this thread, from {@link #enter} until it exits. */
-	final class Entered {
-
-		private final HeldLocks heldLocks;
-
-		final HeldLock held;
-
-		private final @Nullable HeldLock outer;
-
-		private final @Nullable LossInterruption interruption;
-
-		final OnLost onLost;
-
-		private Entered(HeldLocks heldLocks, HeldLock held, @Nullable HeldLock outer,
-				@Nullable LossInterruption interruption, OnLost onLost) {
-			this.heldLocks = heldLocks;
-			this.held = held;
-			this.outer = outer;
-			this.interruption = interruption;
-			this.onLost = onLost;
-		}
-
-		LockHandle handle() {
-			return this.held.handle;
-		}
-
-		/** Leaves the lock on this thread; the last exit releases it, or leaves that to the transaction. */
-		void exit() {
-			if (this.interruption != null) {
-				this.interruption.disarm();
-			}
-			if (this.heldLocks.exit(this.held, this.outer)) {
-				releaseWhenDone(this.held);
-			}
-		}
-
-		/**
-		 * Exits after the work threw.
-		 * @return what the caller must see: the work's own exception, with a loss attached; or the loss, when the
-		 * exception was the interruption the loss caused
-		 */
-		Throwable exitFailed(Throwable ex) {
-			exit();
-			if (this.interruption != null && this.interruption.fired() && ex instanceof InterruptedException) {
-				// The interruption was ours, so the loss is the cause the caller must see.
-				LockLostException lost = lostException(this.held.handle);
-				lost.addSuppressed(ex);
-				return lost;
-			}
-			if (this.held.handle.isLost() && this.onLost != OnLost.IGNORE && !(ex instanceof LockLostException)) {
-				// The work's own exception stays the one the caller sees; the loss travels with it.
-				ex.addSuppressed(lostException(this.held.handle));
-			}
-			return ex;
-		}
-
-		void throwIfLost() {
-			if (this.held.handle.isLost() && this.onLost != OnLost.IGNORE) {
-				throw lostException(this.held.handle);
-			}
-		}
-
 	}
 
 }

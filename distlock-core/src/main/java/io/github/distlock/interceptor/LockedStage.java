@@ -58,7 +58,7 @@ final class LockedStage<T extends @Nullable Object> implements BiConsumer<T, @Nu
 			OnLost onLost, CompletionStage<T> work) {
 		LockedStage<T> watcher = new LockedStage<>(execution, held, onLost, work);
 		if (onLost == OnLost.INTERRUPT) {
-			held.handle.onLost(watcher::cancelWork);
+			held.handle.whenLost(watcher::cancelWork);
 		}
 		work.whenComplete(watcher);
 		return watcher.result;

@@ -194,7 +194,7 @@ final class LockedSubscription {
 
 	/** Emits once the lock is found lost, to cut the work short under {@link OnLost#INTERRUPT}. */
 	private static Mono<Boolean> lossOf(Claim claim) {
-		return Mono.create((sink) -> claim.held.handle.onLost(() -> sink.success(Boolean.TRUE)));
+		return Mono.create((sink) -> claim.held.handle.whenLost(() -> sink.success(Boolean.TRUE)));
 	}
 
 	/** The outcome the subscriber gets when the work ended normally: it, or the loss of the lock. */

@@ -20,7 +20,7 @@ final class LossInterruption {
 
 	static LossInterruption arm(LockHandle handle) {
 		LossInterruption interruption = new LossInterruption(Thread.currentThread());
-		handle.onLost(interruption::fire);
+		handle.whenLost(interruption::fire);
 		return interruption;
 	}
 

@@ -39,7 +39,7 @@ public record StubLockHandle(String name, String key, Runnable onRelease) implem
 	}
 
 	@Override
-	public void onLost(Runnable action) {
+	public void whenLost(Runnable action) {
 	}
 
 	@Override

@@ -5,38 +5,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.options.GetOption;
 import org.jspecify.annotations.Nullable;
 import io.github.distlock.LockLostListener;
-import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.CheckableLockEngine;
-import io.github.distlock.engine.HeldLockView;
-import io.github.distlock.engine.Leases;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.support.EngineLocks;
+import io.github.distlock.engine.support.LeasedLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
-import io.github.distlock.engine.support.LeasedLockHandle;
-import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A lock engine on etcd (v3 API), through jetcd.
@@ -94,7 +85,7 @@ import io.github.distlock.engine.support.LostLocks;
  * deadline: the deadline still decides a loss, answer or not. The grant of the instance's lease is sent again too: a
  * grant applied late makes a lease no key is attached to and nobody keeps alive, which expires on its own.
  */
-public final class EtcdLockEngine implements ObservableLockEngine, CheckableLockEngine, AutoCloseable {
+public final class EtcdLockEngine extends LeasedLockEngine implements CheckableLockEngine, AutoCloseable {
 
 	/** The default root of every lock's key. */
 	public static final String DEFAULT_ROOT = "/distlock";
@@ -111,9 +102,6 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 */
 	public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
 
-	/** Locks one confirmation carries at most: etcd's default limit of operations in one transaction. */
-	private static final int CONFIRMATION_BATCH = 128;
-
 	/** How long {@link #close()} waits for etcd to revoke the lease. */
 	private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
 
@@ -128,8 +116,6 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 
 	private final LockQueue queue;
 
-	private final LostLocks lostLocks;
-
 	private final LockEngineStatistics statistics = new LockEngineStatistics();
 
 	private final StandingRefusal refusal = new StandingRefusal(this.statistics);
@@ -143,12 +129,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 
 	private final Acquirer acquirer;
 
-	private final LeaseWatchdog<EtcdLockHandle> watchdog;
+	private final HeldKeys heldKeys;
 
-	/** Held locks by key, for the end of the lease and for operators. */
-	private final Map<ByteSequence, EtcdLockHandle> held = new ConcurrentHashMap<>();
-
-	private volatile boolean closed;
+	private final EngineLocks<EtcdLockHandle> held;
 
 	/**
 	 * An engine for a cluster with etcd's default election timeout ({@link #DEFAULT_ELECTION_TIMEOUT}).
@@ -184,8 +167,7 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 			throw new IllegalArgumentException("electionTimeout must be positive: " + electionTimeout);
 		}
 		this.attempts = new CallAttempts(electionTimeout);
-		this.lostLocks = new LostLocks(EtcdLockEngine.class, this.statistics,
-				Objects.requireNonNull(lostListener, "lostListener"));
+		Objects.requireNonNull(lostListener, "lostListener");
 		this.kv = client.getKVClient();
 		this.keys = new LockKeys(root);
 		this.queue = new LockQueue(this.kv, client.getWatchClient(), this.keys);
@@ -196,8 +178,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		this.cleaner = new KeyCleaner(this.queue, this.events, CALL_TIMEOUT, this.attempts);
 		this.acquirer = new Acquirer(this.queue, this.keys, this.leases, this.cleaner, this.refusal, CALL_TIMEOUT,
 				this.attempts);
-		this.watchdog = new LeaseWatchdog<>("distlock-etcd-watchdog", CONFIRMATION_BATCH, this::confirm,
-				EtcdFailure::isRefusal, this::lost, this.statistics);
+		this.heldKeys = new HeldKeys(this.queue, this.attempts, this.refusal, this.cleaner, this.keys.rootPrefix(),
+				lostListener, this.statistics);
+		this.held = this.heldKeys.locks();
 	}
 
 	private static ScheduledExecutorService newEventsThread() {
@@ -227,14 +210,14 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	private EtcdLockHandle holding(LockRequest request, Acquirer.Granted granted) {
 		long grantedAt = granted.grantedAtNanos();
 		long maxDeadline = (request.maxLease() != null) ? grantedAt + request.maxLease().toNanos() : Long.MAX_VALUE;
-		EtcdLockHandle handle = new EtcdLockHandle(this, request.name(), request.key(), granted.ownKey(),
+		EtcdLockHandle handle = new EtcdLockHandle(this.heldKeys, request.name(), request.key(), granted.ownKey(),
 				granted.holder(), granted.lease(), granted.token(), grantedAt, request.initialLease().toNanos(),
 				request.lease().toNanos(), request.autoRenew(), maxDeadline);
-		this.held.put(handle.ownKey, handle);
-		this.watchdog.watch(handle);
+		this.held.hold(handle);
 		try {
 			KeyDeletionWatch watch = this.queue.watchDeletion(handle.ownKey, handle.token() + 1);
-			watch.deleted().thenRun(() -> onEventsThread(() -> lost(handle, LostLock.Reason.NOT_OWNED)));
+			watch.deleted()
+				.thenRun(() -> onEventsThread(() -> this.heldKeys.lost(handle, LostLock.Reason.NOT_OWNED)));
 			handle.watchedBy(watch);
 		}
 		catch (RuntimeException ex) {
@@ -243,222 +226,17 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 		}
 		if (granted.lease().isEnded()) {
 			// The lease ended before the handle was among the held ones: its key went with it.
-			lost(handle, LostLock.Reason.NOT_OWNED);
+			this.heldKeys.lost(handle, LostLock.Reason.NOT_OWNED);
 		}
 		return handle;
 	}
 
-	boolean release(EtcdLockHandle handle) {
-		if (!handle.beginRelease()) {
-			awaitLossReport(handle);
-			return false;
-		}
-		this.watchdog.unwatch(handle);
-		this.held.remove(handle.ownKey, handle);
-		handle.stopWatching();
-		boolean deleted;
-		try {
-			// The release deletes the key only if it still has this lock's token, so it is repeated as it is: no other key
-			// ever gets that create revision. A repeat that finds the key gone cannot tell an earlier attempt that deleted it
-			// (unanswered) from a deletion by someone else. While the instance's lease lives, no one else deletes it but an
-			// operator (the engine itself deletes a lock's key only once it reported it lost, and then there is no release);
-			// so the repeat counts as the release. Only an operator's deletion during that very release, in the seconds a
-			// leader takes to fail over, goes unreported: the owner was giving the lock up then anyway.
-			deleted = this.attempts.call((n) -> this.queue.leave(handle.ownKey, handle.token())
-				.thenApply((left) -> left || (n > 0 && !instanceLeaseRanOut(handle.lease))), CALL_TIMEOUT.toNanos())
-				.get();
-			this.refusal.succeeded();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw notReleased(handle, ex);
-		}
-		catch (ExecutionException ex) {
-			throw notReleased(handle, (ex.getCause() != null) ? ex.getCause() : ex);
-		}
-		if (deleted) {
-			handle.markReleased();
-			return true;
-		}
-		handle.reporting.lock();
-		try {
-			if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-				reportLoss(handle, LostLock.Reason.NOT_OWNED);
-			}
-		}
-		finally {
-			handle.reporting.unlock();
-		}
-		return false;
-	}
-
-	/** A release that got no answer: the key is deleted in the background, as it would hold the lock otherwise. */
-	private LockStoreException notReleased(EtcdLockHandle handle, Throwable cause) {
-		handle.markReleased();
-		this.cleaner.leave(handle.ownKey, handle.token(), handle.lease);
-		EtcdFailure failure = EtcdFailure.of(cause);
-		String sentence = failure.describe(this.keys.rootPrefix(), CALL_TIMEOUT);
-		if (failure.isRefusal()) {
-			this.refusal.refused(sentence);
-		}
-		return new LockStoreException(handle.name(), handle.key(), failure.code(), "Could not release " + handle
-				+ " in etcd: " + sentence + ". It is deleted in the background once etcd answers, and at the latest"
-				+ " when the instance's lease ends", new EtcdCallException(sentence, cause));
-	}
-
-	/**
-	 * A loss found by another thread (the key's watch, the end of the lease) marks the handle lost before it reports
-	 * it, under the handle's reporting lock: a caller told "not held" waits for that report, so the answer never
-	 * overtakes it.
-	 */
-	private static void awaitLossReport(EtcdLockHandle handle) {
-		if (handle.isLost()) {
-			handle.reporting.lock();
-			handle.reporting.unlock();
-		}
-	}
-
-	/**
-	 * Asks etcd whether the key is still this acquisition's. When etcd cannot be reached, the answer is whether the
-	 * lock is known to live: its lease deadline and the instance's lease both still ahead.
-	 */
-	boolean verify(EtcdLockHandle handle) {
-		if (!handle.isHeld()) {
-			awaitLossReport(handle);
-			return false;
-		}
-		Boolean owned = stillOwned(handle);
-		if (owned == null) {
-			long now = System.nanoTime();
-			return handle.isHeld() && !handle.lease.isEnded() && now - handle.leaseDeadlineNanos() < 0
-					&& now - handle.lease.aliveUntilNanos() < 0;
-		}
-		if (owned && !handle.lease.isEnded()) {
-			return true;
-		}
-		lost(handle, LostLock.Reason.NOT_OWNED);
-		awaitLossReport(handle);
-		return false;
-	}
-
-	/**
-	 * Moves the lease deadline on after one read that finds the key: the key itself needs nothing, as it lives as
-	 * long as the instance's lease. An unreachable etcd extends nothing and loses nothing.
-	 */
-	boolean extend(EtcdLockHandle handle, Duration ttl) {
-		Leases.requireLease(ttl, "ttl");
-		if (!handle.isHeld()) {
-			awaitLossReport(handle);
-			return false;
-		}
-		long sentAt = System.nanoTime();
-		long ttlMillis = handle.ttlMillisFrom(sentAt, ttl.toNanos());
-		if (ttlMillis < 1) {
-			return false;
-		}
-		Boolean owned = stillOwned(handle);
-		if (owned == null) {
-			return false;
-		}
-		if (!owned || handle.lease.isEnded()) {
-			lost(handle, LostLock.Reason.NOT_OWNED);
-			awaitLossReport(handle);
-			return false;
-		}
-		// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
-		return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-	}
-
-	/** One read of the key: whether it is still this acquisition's, or null when etcd gave no answer in time. */
-	private @Nullable Boolean stillOwned(EtcdLockHandle handle) {
-		try {
-			// A read: repeated as it is.
-			return this.attempts.call((n) -> this.queue.stillOwned(handle.ownKey, handle.token()),
-					CALL_TIMEOUT.toNanos()).get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return null;
-		}
-		catch (ExecutionException | RuntimeException ex) {
-			return null;
-		}
-	}
-
-	/**
-	 * The watchdog's renewal: one read-only transaction that finds whether every lock's key is still there. A lock
-	 * whose lease has ended counts as not there: its key is gone, or going. The watchdog waits for the answer, so it
-	 * waits no longer than the earliest lease deadline among the locks: past it, that lock must be declared lost,
-	 * answer or not. Within that, the read is sent again when an attempt gets no answer within an election timeout.
-	 */
-	private CompletionStage<List<Boolean>> confirm(List<EtcdLockHandle> handles, List<Long> ttlMillis) {
-		List<ByteSequence> owns = handles.stream().map((handle) -> handle.ownKey).toList();
-		List<Long> tokens = handles.stream().map(EtcdLockHandle::token).toList();
-		long patience = LeasedLockHandle.patienceNanos(handles, System.nanoTime(), CALL_TIMEOUT.toNanos());
-		try {
-			// A read: repeated as it is, within the patience.
-			return this.attempts.call((n) -> this.queue.stillOwned(owns, tokens), patience)
-				.thenApply((owned) -> IntStream.range(0, handles.size())
-					.mapToObj((i) -> owned.get(i) && !handles.get(i).lease.isEnded())
-					.toList());
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
 	/** The instance's lease ended: etcd deletes (or has deleted) every key on it, so every lock on it is lost. */
 	private void leaseEnded(InstanceLease lease) {
-		for (EtcdLockHandle handle : this.held.values()) {
+		for (EtcdLockHandle handle : this.held.all()) {
 			if (handle.lease == lease) {
-				lost(handle, LostLock.Reason.NOT_OWNED);
+				this.heldKeys.lost(handle, LostLock.Reason.NOT_OWNED);
 			}
-		}
-	}
-
-	/**
-	 * A loss found by a watch, a confirmation, a check, the lease deadline or the end of the instance's lease:
-	 * reported once, and only while the owner has not begun to release. A caller that finds the loss already being
-	 * reported by another thread waits for that report. The key is deleted when the lease deadline ran out (it is
-	 * still there) so that the next waiter gets the lock; the deletion compares the token, so it never touches
-	 * another holder's key.
-	 */
-	private void lost(EtcdLockHandle handle, LostLock.Reason found) {
-		LostLock.Reason reason = (found != LostLock.Reason.LEASE_EXPIRED && instanceLeaseRanOut(handle.lease))
-				? LostLock.Reason.NOT_OWNED : found;
-		this.watchdog.unwatch(handle);
-		this.held.remove(handle.ownKey, handle);
-		handle.stopWatching();
-		handle.reporting.lock();
-		try {
-			if (handle.markLost(reason)) {
-				// The holder is told before the key goes: its deletion hands the lock to the next waiter, who must not
-				// enter while the holder's listeners have not heard (the torture run's OVERLAP_UNREPORTED, on an etcd
-				// cluster whose leader died: the next holder entered 51 ms before the listener was called).
-				reportLoss(handle, reason);
-				if (reason != LostLock.Reason.NOT_OWNED) {
-					this.cleaner.leave(handle.ownKey, handle.token(), handle.lease);
-				}
-			}
-		}
-		finally {
-			handle.reporting.unlock();
-		}
-	}
-
-	/**
-	 * Whether the instance's lease has ended, or run out by this process's clock (no keep-alive answered within its
-	 * time to live): etcd then holds none of its keys, whatever else kept a lock from being confirmed (a holder paused
-	 * past both, a member that did not answer).
-	 */
-	private static boolean instanceLeaseRanOut(InstanceLease lease) {
-		return lease.isEnded() || System.nanoTime() - lease.aliveUntilNanos() >= 0;
-	}
-
-	private void reportLoss(EtcdLockHandle handle, LostLock.Reason reason) {
-		if (!this.closed) {
-			// A closed engine freed its locks itself: nothing is lost behind its owner's back.
-			this.lostLocks.report(handle, reason);
 		}
 	}
 
@@ -472,29 +250,13 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	}
 
 	@Override
-	public int heldCount() {
-		return this.held.size();
+	protected EngineLocks<?> engineLocks() {
+		return this.held;
 	}
 
 	@Override
 	public int waitingCount() {
 		return this.acquirer.waitingCount();
-	}
-
-	@Override
-	public Duration renewalLag() {
-		return this.watchdog.renewalLag();
-	}
-
-	@Override
-	public LockEngineStatistics statistics() {
-		return this.statistics;
-	}
-
-	@Override
-	public List<HeldLockView> heldLocks() {
-		long now = System.nanoTime();
-		return this.held.values().stream().map((handle) -> handle.view(handle.holder, now)).toList();
 	}
 
 	/**
@@ -551,9 +313,9 @@ public final class EtcdLockEngine implements ObservableLockEngine, CheckableLock
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
-		this.watchdog.close();
-		for (EtcdLockHandle handle : this.held.values()) {
+		List<EtcdLockHandle> stillHeld = this.held.all();
+		this.heldKeys.close();
+		for (EtcdLockHandle handle : stillHeld) {
 			handle.stopWatching();
 		}
 		this.leases.close(CLOSE_WAIT);

@@ -1,7 +1,6 @@
 package io.github.distlock.etcd;
 
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.etcd.jetcd.ByteSequence;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +12,7 @@ import io.github.distlock.engine.support.LeasedLockHandle;
  */
 final class EtcdLockHandle extends LeasedLockHandle {
 
-	private final EtcdLockEngine engine;
+	private final HeldKeys keys;
 
 	/** This acquisition's key. */
 	final ByteSequence ownKey;
@@ -24,20 +23,14 @@ final class EtcdLockHandle extends LeasedLockHandle {
 	/** The instance lease the key is attached to: when it ends, so does the lock. */
 	final InstanceLease lease;
 
-	/**
-	 * Held while a loss is recorded and reported, so that every thread that finds the loss (the key's watch, the end
-	 * of the lease, a check, an extension, the release) returns only once it has been reported.
-	 */
-	final ReentrantLock reporting = new ReentrantLock();
-
 	/** The watch that reports a deletion of the key from outside; set once, just after acquisition. */
 	private volatile @Nullable KeyDeletionWatch watch;
 
-	EtcdLockHandle(EtcdLockEngine engine, String name, String key, ByteSequence ownKey, String holder,
+	EtcdLockHandle(HeldKeys keys, String name, String key, ByteSequence ownKey, String holder,
 			InstanceLease lease, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
 			boolean renewable, long maxDeadlineNanos) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
-		this.engine = engine;
+		this.keys = keys;
 		this.ownKey = ownKey;
 		this.holder = holder;
 		this.lease = lease;
@@ -61,17 +54,17 @@ final class EtcdLockHandle extends LeasedLockHandle {
 
 	@Override
 	protected boolean verifyInStore() {
-		return this.engine.verify(this);
+		return this.keys.verify(this);
 	}
 
 	@Override
 	public boolean release() {
-		return this.engine.release(this);
+		return this.keys.release(this);
 	}
 
 	@Override
 	public boolean extend(Duration ttl) {
-		return this.engine.extend(this, ttl);
+		return this.keys.extend(this, ttl);
 	}
 
 }

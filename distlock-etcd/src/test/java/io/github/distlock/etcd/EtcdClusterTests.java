@@ -22,10 +22,11 @@ import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.testsupport.StallLosses;
+import io.github.distlock.conformance.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * A cluster of three etcd members on loopback, one of them killed (SIGKILL) while a lock is held: the lock lives on,
@@ -130,7 +131,7 @@ class EtcdClusterTests {
 		Client client = track(this.cluster.newClient());
 		EtcdLockEngine engine = engine(client);
 		LockHandle held = engine.acquire(request("failover", LOCK_LEASE, Duration.ZERO));
-		long lease = this.cluster.queue("cluster", "failover").get(0).getLease();
+		long lease = StoredQueues.queue(this.cluster, "cluster", "failover").get(0).getLease();
 		TestEtcd.Node serving = servingMember(client);
 
 		serving.kill();
@@ -204,7 +205,7 @@ class EtcdClusterTests {
 
 		// The locks held through the failover are still confirmed, on the new leader.
 		awaitConfirmations(engine, engine.statistics().renewals() + 3);
-		assertThat(this.cluster.queue("cluster", "released")).as("the released lock's key is gone").isEmpty();
+		assertThat(StoredQueues.queue(this.cluster, "cluster", "released")).as("the released lock's key is gone").isEmpty();
 		assertThat(acquired.release()).isTrue();
 		assertThat(firstHeld.release()).isTrue();
 		assertThat(extended.release()).isTrue();

@@ -26,6 +26,7 @@ import io.github.distlock.engine.LockRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * What a health check and an operator are told, on a real etcd with authentication on: a wrong password, a user

@@ -9,8 +9,9 @@ import org.junit.jupiter.api.BeforeAll;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
-import io.github.distlock.testsupport.HandOverAfterLossConformance;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
+import io.github.distlock.conformance.HandOverAfterLossConformance;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * The engine conformance suite on a real one-member etcd. Every engine takes a lease of its own, which is what makes
@@ -60,12 +61,12 @@ class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 
 	@Override
 	protected boolean lockExists(String name, String key) {
-		return !etcd.queue(name, key).isEmpty();
+		return !StoredQueues.queue(etcd, name, key).isEmpty();
 	}
 
 	@Override
 	protected void deleteLock(String name, String key) {
-		etcd.deleteQueue(name, key);
+		StoredQueues.deleteQueue(etcd, name, key);
 	}
 
 	/** etcd knows a waiter by its key queued behind the holder's. */
@@ -73,7 +74,7 @@ class EtcdLockEngineConformanceTests extends AbstractLockEngineConformanceTests
 	protected void awaitWaiterQueued(String key) throws Exception {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (System.nanoTime() < deadline) {
-			if (etcd.queue("conformance", key).size() > 1) {
+			if (StoredQueues.queue(etcd, "conformance", key).size() > 1) {
 				return;
 			}
 			Thread.sleep(5);

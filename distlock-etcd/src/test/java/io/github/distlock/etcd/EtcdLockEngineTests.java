@@ -26,10 +26,11 @@ import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.testsupport.StallLosses;
+import io.github.distlock.conformance.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * What only an etcd engine meets, on a real one-member etcd: the instance's lease (revoked, frozen past its time to
@@ -97,7 +98,7 @@ class EtcdLockEngineTests {
 
 	/** The lease the lock's key is attached to, read from etcd. */
 	private static long leaseOf(String key) {
-		List<KeyValue> queue = etcd.queue("etcd", key);
+		List<KeyValue> queue = StoredQueues.queue(etcd, "etcd", key);
 		assertThat(queue).as("keys of " + key).isNotEmpty();
 		return queue.get(0).getLease();
 	}
@@ -174,7 +175,7 @@ class EtcdLockEngineTests {
 			LockHandle next = other.acquire(request("frozen", Duration.ofSeconds(10)));
 			assertThat(next.token()).isGreaterThan(held.token());
 			assertThat(held.release()).as("a release must not remove the next holder's lock").isFalse();
-			assertThat(frozen.queue("etcd", "frozen")).hasSize(1);
+			assertThat(StoredQueues.queue(frozen, "etcd", "frozen")).hasSize(1);
 			// The old key's deletion, seen by its watch, is no second report.
 			assertThat(this.lost.poll(300, TimeUnit.MILLISECONDS)).isNull();
 			assertThat(next.release()).isTrue();
@@ -217,7 +218,7 @@ class EtcdLockEngineTests {
 		// Confirmed every 3.3 s: a loss reported within a second can only have come from the key's watch.
 		LockHandle held = engine.acquire(request("deleted", Duration.ZERO));
 		long deletedAt = System.nanoTime();
-		etcd.deleteQueue("etcd", "deleted");
+		StoredQueues.deleteQueue(etcd, "etcd", "deleted");
 		LostLock loss = this.lost.poll(1, TimeUnit.SECONDS);
 		assertThat(loss).as("reported by the key's watch").isNotNull();
 		assertThat(Duration.ofNanos(System.nanoTime() - deletedAt)).isLessThan(Duration.ofSeconds(1));
@@ -292,7 +293,7 @@ class EtcdLockEngineTests {
 
 	@Test
 	void aCrashedInstanceWithoutGoodbyeFreesItsLocksWithinTheLeaseTimeToLive() throws Exception {
-		try (TcpProxy link = new TcpProxy(etcd.members().get(0).clientPort);
+		try (TcpProxy link = new TcpProxy(etcd.members().get(0).clientPort());
 				Client crashingClient = Client.builder().endpoints(link.url()).build()) {
 			EtcdLockEngine crashing = engine(crashingClient, Duration.ofSeconds(1));
 			LockHandle held = crashing.acquire(request("silent-crash", Duration.ZERO));
@@ -337,7 +338,7 @@ class EtcdLockEngineTests {
 			waiter.get(20, TimeUnit.SECONDS);
 		}
 		assertThat(order).containsExactly(0, 1, 2, 3);
-		assertThat(etcd.queue("etcd", "fifo")).isEmpty();
+		assertThat(StoredQueues.queue(etcd, "etcd", "fifo")).isEmpty();
 	}
 
 	@Test
@@ -347,7 +348,7 @@ class EtcdLockEngineTests {
 
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> engine().acquire(request("leave", Duration.ofMillis(200))));
-		assertThat(etcd.queue("etcd", "leave")).as("gone before the call returned").hasSize(1);
+		assertThat(StoredQueues.queue(etcd, "etcd", "leave")).as("gone before the call returned").hasSize(1);
 
 		EtcdLockEngine other = engine();
 		Future<LockHandle> interrupted = this.executor
@@ -361,9 +362,9 @@ class EtcdLockEngineTests {
 		// A single try leaves no key behind.
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> other.acquire(request("leave", Duration.ZERO)));
-		assertThat(etcd.queue("etcd", "leave")).hasSize(1);
+		assertThat(StoredQueues.queue(etcd, "etcd", "leave")).hasSize(1);
 		assertThat(held.release()).isTrue();
-		assertThat(etcd.queue("etcd", "leave")).isEmpty();
+		assertThat(StoredQueues.queue(etcd, "etcd", "leave")).isEmpty();
 	}
 
 	@Test
@@ -374,7 +375,7 @@ class EtcdLockEngineTests {
 			.submit(() -> first.acquire(request("rejoin", Duration.ofSeconds(20))));
 		awaitQueue("rejoin", 2);
 		// An operator deletes the waiter's key; it does not know until it looks again.
-		KeyValue waiterKey = etcd.queue("etcd", "rejoin").get(1);
+		KeyValue waiterKey = StoredQueues.queue(etcd, "etcd", "rejoin").get(1);
 		etcd.admin().getKVClient().delete(waiterKey.getKey()).get(10, TimeUnit.SECONDS);
 		EtcdLockEngine second = engine();
 		Future<LockHandle> secondWaiter = this.executor
@@ -404,7 +405,7 @@ class EtcdLockEngineTests {
 			handles.add(engine.acquire(request(key, Duration.ZERO)));
 		}
 		for (String key : keys) {
-			assertThat(etcd.queue("etcd", key)).as(key).hasSize(1);
+			assertThat(StoredQueues.queue(etcd, "etcd", key)).as(key).hasSize(1);
 			assertThatExceptionOfType(LockAcquisitionException.class)
 				.isThrownBy(() -> engine().acquire(request(key, Duration.ZERO)));
 		}
@@ -452,7 +453,7 @@ class EtcdLockEngineTests {
 		assertThat(engine.heldLocks()).singleElement().satisfies((view) -> {
 			assertThat(view.token()).isEqualTo(held.token());
 			assertThat(view.key()).isEqualTo("handed");
-			assertThat(etcd.queue("etcd", "handed").get(0).getValue().toString()).isEqualTo(view.holder());
+			assertThat(StoredQueues.queue(etcd, "etcd", "handed").get(0).getValue().toString()).isEqualTo(view.holder());
 		});
 		assertThat(held.verify()).isTrue();
 		assertThat(held.release()).as("released from another thread").isTrue();
@@ -471,11 +472,11 @@ class EtcdLockEngineTests {
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> engine.acquire(
 				new LockRequest("etcd", "permits", Duration.ofSeconds(10), Duration.ZERO, true, null,
 						LockMode.EXCLUSIVE, 3)));
-		assertThat(etcd.queue("etcd", "rw")).isEmpty();
+		assertThat(StoredQueues.queue(etcd, "etcd", "rw")).isEmpty();
 	}
 
 	private static void awaitQueue(String key, int count) throws InterruptedException {
-		awaitTrue(() -> etcd.queue("etcd", key).size() == count,
+		awaitTrue(() -> StoredQueues.queue(etcd, "etcd", key).size() == count,
 				"expected " + count + " keys for " + key);
 	}
 

@@ -4,26 +4,24 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
-import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.Leases;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.engine.support.EngineLocks;
 import io.github.distlock.engine.support.LeaseWatchdog;
-import io.github.distlock.engine.support.LostLocks;
 
 /**
- * The engine's held locks and what their handles ask of the table: each lock is watched (renewed) from its grant
- * until it is released or lost; a release, a later release, a check and an extension touch its row only while the
- * row still names the acquisition's holder id; a loss, however it is found, is reported once, and only while the
- * holder has not begun to release.
+ * What held locks' handles ask of the table: a release, a later release, a check and an extension touch a lock's row
+ * only while the row still names the acquisition's holder id. The locks themselves, their renewal and every loss
+ * are kept by {@link EngineLocks}.
  */
-final class HeldRows implements AutoCloseable {
+final class HeldRows implements EngineLocks.Store<JdbcLockHandle>, AutoCloseable {
 
 	/** Most locks one renewal statement carries: two parameters each, far below every database's limit. */
 	private static final int RENEWAL_BATCH_SIZE = 4096;
@@ -38,23 +36,21 @@ final class HeldRows implements AutoCloseable {
 
 	private final RowCleanup cleanup;
 
-	private final LostLocks lostLocks;
-
 	/** The locks this engine holds by lock id, so its own threads wait for them without asking the database. */
 	private final ConcurrentHashMap<String, JdbcLockHandle> heldHere = new ConcurrentHashMap<>();
 
-	private final LeaseWatchdog<JdbcLockHandle> watchdog;
+	private final EngineLocks<JdbcLockHandle> held;
 
 	HeldRows(LockTableCalls calls, LockTableStatements statements, TableRefusals refusals, LocalReleaseSignals signals,
-			RowCleanup cleanup, TableRenewer renewer, LostLocks lostLocks, LockEngineStatistics statistics) {
+			RowCleanup cleanup, TableRenewer renewer, LockLostListener listener, LockEngineStatistics statistics) {
 		this.calls = calls;
 		this.statements = statements;
 		this.refusals = refusals;
 		this.signals = signals;
 		this.cleanup = cleanup;
-		this.lostLocks = lostLocks;
-		this.watchdog = new LeaseWatchdog<>("distlock-jdbc-watchdog", RENEWAL_BATCH_SIZE, renewer::renew,
-				(failure) -> JdbcFailures.refusal(failure) != null, this::lost, statistics);
+		this.held = new EngineLocks<>(JdbcLockEngine.class, statistics, listener, this,
+				(lossReporter) -> new LeaseWatchdog<>("distlock-jdbc-watchdog", RENEWAL_BATCH_SIZE, renewer::renew,
+						(failure) -> JdbcFailures.refusal(failure) != null, lossReporter, statistics));
 	}
 
 	/** The handle of a lock just granted, watched from now on. */
@@ -64,7 +60,7 @@ final class HeldRows implements AutoCloseable {
 		JdbcLockHandle handle = new JdbcLockHandle(this, request.name(), request.key(), lockId, holder, token, sentAt,
 				grantedLease, request.lease().toNanos(), request.autoRenew(), maxDeadline);
 		this.heldHere.put(lockId, handle);
-		this.watchdog.watch(handle);
+		this.held.hold(handle);
 		return handle;
 	}
 
@@ -75,11 +71,10 @@ final class HeldRows implements AutoCloseable {
 	}
 
 	boolean release(JdbcLockHandle handle) {
-		if (!handle.beginRelease()) {
+		if (!this.held.beginRelease(handle)) {
 			// Lost (and reported when that was found), or released before.
 			return false;
 		}
-		forget(handle);
 		int released;
 		AtomicBoolean retried = new AtomicBoolean();
 		try {
@@ -99,11 +94,9 @@ final class HeldRows implements AutoCloseable {
 			handle.markReleased();
 			return true;
 		}
+		this.held.lostAtRelease(handle, LostLock.Reason.NOT_OWNED);
 		// Not ours any more, or ours but expired: then the row is of no use to anyone.
 		this.cleanup.freeRowOf(handle.lockId, handle.holder);
-		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-			this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
-		}
 		return false;
 	}
 
@@ -114,10 +107,9 @@ final class HeldRows implements AutoCloseable {
 	 */
 	boolean releaseAfter(JdbcLockHandle handle, Duration ttl) {
 		Leases.requireLease(ttl, "ttl");
-		if (!handle.beginRelease()) {
+		if (!this.held.beginRelease(handle)) {
 			return false;
 		}
-		forget(handle);
 		boolean owned;
 		try {
 			// A connection that reports changed rows rather than matched ones says 0 for a row left as it was: the
@@ -134,9 +126,7 @@ final class HeldRows implements AutoCloseable {
 			handle.markReleased();
 			return true;
 		}
-		if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-			this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
-		}
+		this.held.lostAtRelease(handle, LostLock.Reason.NOT_OWNED);
 		return false;
 	}
 
@@ -160,6 +150,7 @@ final class HeldRows implements AutoCloseable {
 
 	boolean verify(JdbcLockHandle handle) {
 		if (!handle.isHeld()) {
+			this.held.awaitLossReport(handle);
 			return false;
 		}
 		long sentAt = System.nanoTime();
@@ -197,22 +188,18 @@ final class HeldRows implements AutoCloseable {
 	 * only while the owner is not releasing it); an unreachable database extends nothing and loses nothing.
 	 */
 	boolean extend(JdbcLockHandle handle, Duration ttl) {
-		Leases.requireLease(ttl, "ttl");
-		if (!handle.isHeld()) {
-			return false;
-		}
-		long sentAt = System.nanoTime();
-		long ttlMillis = handle.ttlMillisFrom(sentAt, ttl.toNanos());
-		if (ttlMillis < 1) {
+		EngineLocks.Extension extension = this.held.beginExtension(handle, ttl);
+		if (extension == null) {
 			return false;
 		}
 		try {
 			// A row left as it was (the lease already ran longer) counts as no row on a connection that reports
 			// changed rows rather than matched ones, so zero is checked before it is taken for a loss.
-			if (this.calls.update(this.statements.extend, TimeUnit.MILLISECONDS.toMicros(ttlMillis), handle.lockId,
-					handle.holder) == 1 || owns(handle)) {
+			long ttlMicros = TimeUnit.MILLISECONDS.toMicros(extension.ttlMillis());
+			if (this.calls.update(this.statements.extend, ttlMicros, handle.lockId, handle.holder) == 1
+					|| owns(handle)) {
 				// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
-				return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
+				return extension.confirmed(handle);
 			}
 		}
 		catch (SQLException ex) {
@@ -222,41 +209,29 @@ final class HeldRows implements AutoCloseable {
 		return false;
 	}
 
-	/** A loss found by renewal, a check or the lease deadline: reported only while the owner has not begun to release. */
 	private void lost(JdbcLockHandle handle, LostLock.Reason reason) {
-		forget(handle);
-		if (handle.markLost(reason)) {
-			this.lostLocks.report(handle, reason);
-		}
+		this.held.lost(handle, reason);
 	}
 
-	/** No longer renewed, nor waited for by this engine's threads. */
-	private void forget(JdbcLockHandle handle) {
-		this.watchdog.unwatch(handle);
+	/** No longer waited for by this engine's threads. */
+	@Override
+	public void forget(JdbcLockHandle handle) {
 		this.heldHere.remove(handle.lockId, handle);
 	}
 
-	int heldCount() {
-		return this.watchdog.watchedCount();
+	@Override
+	public String holder(JdbcLockHandle handle) {
+		return handle.holder;
 	}
 
-	List<HeldLockView> heldLocks() {
-		long now = System.nanoTime();
-		return this.watchdog.watched()
-			.stream()
-			.filter(JdbcLockHandle::isHeld)
-			.map((handle) -> handle.view(handle.holder, now))
-			.toList();
-	}
-
-	Duration renewalLag() {
-		return this.watchdog.renewalLag();
+	EngineLocks<JdbcLockHandle> held() {
+		return this.held;
 	}
 
 	/** Stops renewing: held locks expire with their leases. */
 	@Override
 	public void close() {
-		this.watchdog.close();
+		this.held.close();
 	}
 
 }

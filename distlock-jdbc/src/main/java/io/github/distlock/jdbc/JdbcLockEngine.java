@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,12 +19,11 @@ import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.ForceReleasableLockEngine;
-import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.engine.ObservableLockEngine;
-import io.github.distlock.engine.support.LostLocks;
+import io.github.distlock.engine.support.EngineLocks;
+import io.github.distlock.engine.support.LeasedLockEngine;
 
 /**
  * A {@link io.github.distlock.engine.LockEngine} on a relational database: one row per lock in one table
@@ -43,8 +41,8 @@ import io.github.distlock.engine.support.LostLocks;
  * back-off from 10 ms to the poll interval. Threads of this engine waiting for a lock that this engine releases are
  * woken at once everywhere. Waiters are not served in order across instances.
  */
-public final class JdbcLockEngine
-		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
+public final class JdbcLockEngine extends LeasedLockEngine
+		implements CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
 
 	/** The lock table's name unless another is given. */
 	public static final String DEFAULT_TABLE = "distlock_locks";
@@ -97,8 +95,6 @@ public final class JdbcLockEngine
 			LockLostListener lostListener) {
 		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		this.calls = new LockTableCalls(dataSource, (int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000));
-		LostLocks lostLocks = new LostLocks(JdbcLockEngine.class, this.statistics,
-				Objects.requireNonNull(lostListener, "lostListener"));
 		LockTableDialect dialect = dialect(dataSource);
 		boolean notifies = dialect == LockTableDialect.POSTGRESQL && PostgreSqlReleaseListener.isAvailable();
 		this.statements = new LockTableStatements(dialect, LockTableStatements.requireTableName(table),
@@ -107,7 +103,7 @@ public final class JdbcLockEngine
 		this.cleanup = new RowCleanup(this.calls, this.statements);
 		this.renewer = new TableRenewer(this.calls, this.statements, this.refusals);
 		this.rows = new HeldRows(this.calls, this.statements, this.refusals, this.signals, this.cleanup, this.renewer,
-				lostLocks, this.statistics);
+				Objects.requireNonNull(lostListener, "lostListener"), this.statistics);
 		this.acquirer = new TableAcquirer(this.calls, this.statements, this.refusals, this.signals, this.cleanup,
 				this.rows::heldHere, this.rows::held, pollInterval);
 		this.releaseListener = notifies
@@ -178,28 +174,13 @@ public final class JdbcLockEngine
 	}
 
 	@Override
-	public int heldCount() {
-		return this.rows.heldCount();
-	}
-
-	@Override
-	public List<HeldLockView> heldLocks() {
-		return this.rows.heldLocks();
+	protected EngineLocks<?> engineLocks() {
+		return this.rows.held();
 	}
 
 	@Override
 	public int waitingCount() {
 		return this.acquirer.waitingCount();
-	}
-
-	@Override
-	public Duration renewalLag() {
-		return this.rows.renewalLag();
-	}
-
-	@Override
-	public LockEngineStatistics statistics() {
-		return this.statistics;
 	}
 
 	/**

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.TestInstance;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.PrivateDatabase;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
 
 /**
  * The engine conformance suite on each database the JDBC engine supports, each in a private database on a real

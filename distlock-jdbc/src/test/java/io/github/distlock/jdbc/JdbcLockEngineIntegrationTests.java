@@ -38,8 +38,8 @@ import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.PrivateDatabase;
-import io.github.distlock.testsupport.StallLosses;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
+import io.github.distlock.conformance.StallLosses;
 
 /**
  * What the JDBC engine promises beyond the conformance suite, on real PostgreSQL and MariaDB servers and H2.

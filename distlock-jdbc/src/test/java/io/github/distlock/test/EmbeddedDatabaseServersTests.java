@@ -18,6 +18,7 @@ import io.github.distlock.jdbc.JdbcLockEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * The fallback for a machine with only a JDK: PostgreSQL and MariaDB embedded in the test JVM start here (as root

@@ -31,7 +31,7 @@ import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 import io.github.distlock.engine.support.LeasedLockHandle;
 import io.github.distlock.engine.support.LostLocks;
 
@@ -52,7 +52,7 @@ import io.github.distlock.engine.support.LostLocks;
  * Exclusive locks only.
  */
 public final class RedLockEngine
-		implements ObservableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
+		implements InspectableLockEngine, CheckableLockEngine, ForceReleasableLockEngine, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedLockEngine.class);
 
@@ -190,9 +190,15 @@ public final class RedLockEngine
 		this.held.remove(lock);
 	}
 
-	/** A lock found lost: reported once, and its parts still held elsewhere let go, so they do not block others. */
-	void lost(RedLockHandle lock) {
+	/** Reports a lock found lost (once, as its handle decides), before its parts are let go. */
+	void report(RedLockHandle lock, LostLock.Reason reason) {
 		this.held.remove(lock);
+		this.lostLocks.report(lock, reason, "fewer than " + this.masters.majority() + " of the " + this.masters.size()
+				+ " Redis masters hold it");
+	}
+
+	/** Lets go of a lost lock's parts still held on some masters, so they do not block others until they expire. */
+	void letGoOfParts(RedLockHandle lock) {
 		for (LockHandle part : lock.parts()) {
 			if (!part.isLost()) {
 				this.masters.runLater(() -> {
@@ -205,9 +211,6 @@ public final class RedLockEngine
 				});
 			}
 		}
-		LostLock.Reason reason = lock.lossReason();
-		this.lostLocks.report(lock, (reason != null) ? reason : LostLock.Reason.NOT_OWNED, "fewer than " + this.masters.majority() + " of the "
-				+ this.masters.size() + " Redis masters hold it");
 	}
 
 	@Override

@@ -3,7 +3,6 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -59,7 +58,7 @@ final class RedLockHandle implements LockHandle {
 	/** Starts listening for the loss of parts; before this the handle is not handed out. */
 	void watchParts() {
 		for (LockHandle part : this.parts) {
-			part.onLost(() -> partLost(part));
+			part.whenLost(() -> partLost(part));
 		}
 	}
 
@@ -83,8 +82,13 @@ final class RedLockHandle implements LockHandle {
 		}
 		// A part's loss actions run once its reason is set; NOT_OWNED stands in should an engine not say.
 		LostLock.Reason reason = part.lossReason();
-		if (this.life.markLost((reason != null) ? reason : LostLock.Reason.NOT_OWNED)) {
-			this.engine.lost(this);
+		lose((reason != null) ? reason : LostLock.Reason.NOT_OWNED);
+	}
+
+	/** Marks the lock lost and reports it, once; then lets go of the parts still held. */
+	private void lose(LostLock.Reason reason) {
+		if (this.life.lose(reason, () -> this.engine.report(this, reason))) {
+			this.engine.letGoOfParts(this);
 		}
 	}
 
@@ -163,9 +167,7 @@ final class RedLockHandle implements LockHandle {
 				return;
 			}
 		}
-		if (this.life.markLost(runOutReason())) {
-			this.engine.lost(this);
-		}
+		lose(runOutReason());
 	}
 
 	/** Why the majority's lease ran out: by design when its parts are not renewed, else their masters did not answer. */
@@ -183,8 +185,8 @@ final class RedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public void onLost(Runnable action) {
-		this.life.onLost(action);
+	public void whenLost(Runnable action) {
+		this.life.whenLost(action);
 	}
 
 	/**
@@ -194,11 +196,12 @@ final class RedLockHandle implements LockHandle {
 	@Override
 	public boolean verify() {
 		if (isLost() || !isHeld()) {
+			this.life.awaitLossReport();
 			return false;
 		}
 		boolean owned = askHeldParts(LockHandle::verify) >= this.majority;
-		if (!owned && this.life.markLost(LostLock.Reason.NOT_OWNED)) {
-			this.engine.lost(this);
+		if (!owned) {
+			lose(LostLock.Reason.NOT_OWNED);
 		}
 		return owned && !isLost() && isHeld();
 	}
@@ -233,6 +236,7 @@ final class RedLockHandle implements LockHandle {
 		// A majority's lease already run out by the holder's clock is a loss, not a release.
 		noticeLeaseRunOut();
 		if (!this.life.beginRelease()) {
+			this.life.awaitLossReport();
 			return false;
 		}
 		this.engine.forget(this);
@@ -258,8 +262,9 @@ final class RedLockHandle implements LockHandle {
 			this.life.markReleased();
 			throw new RedLockQuorumException(why, released, this.majority);
 		}
-		if (this.life.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-			this.engine.lost(this);
+		if (this.life.loseAtRelease(LostLock.Reason.NOT_OWNED,
+				() -> this.engine.report(this, LostLock.Reason.NOT_OWNED))) {
+			this.engine.letGoOfParts(this);
 		}
 		return false;
 	}

@@ -2,16 +2,13 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
-import org.redisson.api.RScript.ReturnType;
 import org.redisson.client.RedisException;
-import org.redisson.client.RedisNoScriptException;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.engine.LockRequest;
@@ -39,9 +36,6 @@ final class RedisAcquisition {
 	/** How often a waiter on a subscription of its own looks whether the subscription still stands. */
 	private static final long SUBSCRIPTION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
-	/** How much longer than the caller's wait its queue entry may live, for clock and delivery slack. */
-	private static final long QUEUE_TTL_MARGIN_MILLIS = 5_000;
-
 	private final RedisLockEngine engine;
 
 	private final LockRequest request;
@@ -50,25 +44,19 @@ final class RedisAcquisition {
 
 	private final String queueKey;
 
-	/**
-	 * The keys of {@code acquire.lua} for a caller that may wait, of {@code try.lua} for a single try, of the shared
-	 * lock's script for a shared lock: the same for every attempt.
-	 */
-	private final List<Object> acquireKeys;
-
 	private final String holderPrefix;
 
 	/** Where a shared lock (a side of a read/write lock, or a permit) lives; null for an exclusive lock. */
 	private final @Nullable SharedLock shared;
 
-	private final long leaseMillis;
+	private final AcquireScripts scripts;
 
 	private final long startNanos;
 
 	private final long deadlineNanos;
 
-	/** This caller's queue entry, or "" for a single try. */
-	private final String queueMember;
+	/** The lease a hand-over would give this caller, which bounds its pauses ({@link RedisLockEngine#pollNanos}). */
+	private final long leaseNanos;
 
 	private boolean queued;
 
@@ -102,27 +90,16 @@ final class RedisAcquisition {
 		this.queueKey = queueKey;
 		this.holderPrefix = holderPrefix;
 		this.shared = shared;
-		this.leaseMillis = request.initialLease().toMillis();
+		this.scripts = new AcquireScripts(engine, redisKey, queueKey, holderPrefix, shared,
+				request.initialLease().toMillis(), request.waitTime().toMillis());
 		this.startNanos = System.nanoTime();
 		this.deadlineNanos = this.startNanos + request.waitTime().toNanos();
-		long waitMillis = request.waitTime().toMillis();
-		this.queueMember = (waitMillis <= 0) ? "" : (shared != null)
-				? shared.queueMember(holderPrefix, this.leaseMillis, waitMillis)
-				: holderPrefix + this.leaseMillis + "|" + waitMillis;
+		this.leaseNanos = request.initialLease().toNanos();
 		this.clockSentAtNanos = this.startNanos;
-		this.acquireKeys = (shared != null) ? shared.keys()
-				: this.queueMember.isEmpty() ? List.of(redisKey, engine.tokenFloor(redisKey))
-						: List.of(redisKey, queueKey, engine.tokenFloor(redisKey));
 	}
 
-	/**
-	 * The last attempt sent, with its answer to come: a caller interrupted while it is on its way waits for it before
-	 * it withdraws (see {@link #giveUp()}).
-	 */
-	private @Nullable CompletableFuture<?> inFlight;
-
 	RedisLockHandle run() throws InterruptedException {
-		if (this.queueMember.isEmpty()) {
+		if (this.scripts.singleTry()) {
 			return attemptOnce();
 		}
 		Turnstiles.Turnstile turn = awaitTurn();
@@ -169,13 +146,13 @@ final class RedisAcquisition {
 		try {
 			try {
 				if (this.shared != null) {
-					List<Long> reply = attempt();
+					List<Long> reply = this.scripts.attempt(this.deadlineNanos, false);
 					if (reply.get(0) != 0L) {
 						return acquired(reply, sentAt);
 					}
 				}
 				else {
-					long token = tryExclusive();
+					long token = this.scripts.tryExclusive();
 					if (token != 0) {
 						return (token > 0) ? this.engine.newHandle(this.request, this.redisKey, this.queueKey,
 								this.holderPrefix, token, sentAt, null) : handedOver(-token);
@@ -185,15 +162,15 @@ final class RedisAcquisition {
 			catch (InterruptedException ex) {
 				// The try may still take the lock: once it has answered (so the release cannot overtake it on another
 				// connection), let go of whatever it took.
-				awaitInFlight();
-				releaseQuietly();
+				this.scripts.awaitInFlight();
+				this.scripts.releaseQuietly();
 				throw ex;
 			}
 			throw timedOut(null);
 		}
 		catch (RedisException ex) {
 			throwIfRefused(ex);
-			releaseQuietly();
+			this.scripts.releaseQuietly();
 			throw timedOut(ex);
 		}
 	}
@@ -218,7 +195,7 @@ final class RedisAcquisition {
 				RedisException unreachable = null;
 				try {
 					this.sent = true;
-					reply = attempt();
+					reply = this.scripts.attempt(this.deadlineNanos, this.queued);
 				}
 				catch (RedisException ex) {
 					// A refused script did not run: it queued nothing.
@@ -252,7 +229,7 @@ final class RedisAcquisition {
 					TimeUnit.NANOSECONDS.sleep(Math.min(remaining, UNREACHABLE_BACKOFF_NANOS));
 					continue;
 				}
-				long pause = listen(turn, Math.min(remaining, this.engine.pollNanos(reply.get(1))));
+				long pause = listen(turn, Math.min(remaining, this.engine.pollNanos(reply.get(1), this.leaseNanos)));
 				if (pause == 0) {
 					continue;
 				}
@@ -336,107 +313,25 @@ final class RedisAcquisition {
 		}
 	}
 
-	/**
-	 * One attempt, waited for. Sent without waiting and then waited for, so that an interrupt ends the wait at once
-	 * while the attempt stays known until its answer comes ({@link #inFlight}).
-	 * @throws RedisException when Redis refused or did not answer
-	 */
-	private List<Long> attempt() throws InterruptedException {
-		long queueTtl = TimeUnit.NANOSECONDS.toMillis(Math.max(0, this.deadlineNanos - System.nanoTime()))
-				+ QUEUE_TTL_MARGIN_MILLIS;
-		Object[] args = (this.shared != null)
-				? new Object[] { this.holderPrefix, this.leaseMillis, this.queueMember, queueTtl,
-						this.queued ? "1" : "0", this.shared.mode(), this.shared.permits(),
-						this.engine.releaseChannel(this.redisKey) }
-				: new Object[] { this.holderPrefix, this.leaseMillis, this.queueMember, queueTtl,
-						this.queued ? "1" : "0" };
-		LockScripts.Script lua = (this.shared != null) ? LockScripts.SHARED_ACQUIRE : LockScripts.ACQUIRE;
-		List<Object> keys = this.acquireKeys;
-		LockScripts scripts = this.engine.scripts();
-		try {
-			List<Long> reply;
-			try {
-				reply = awaitAnswer(scripts.sendBySha(lua, ReturnType.LIST, keys, args));
-			}
-			catch (RedisNoScriptException ex) {
-				// Forgotten (a restart, SCRIPT FLUSH): sent again by its text, which loads it.
-				reply = awaitAnswer(scripts.sendByText(lua, ReturnType.LIST, keys, args));
-			}
-			scripts.answered();
-			return reply;
-		}
-		catch (RedisException ex) {
-			scripts.failed(ex);
-			throw ex;
-		}
-	}
-
-	/**
-	 * A single try of an exclusive lock ({@code try.lua}).
-	 * @return the token when taken now, minus the token when it already was this holder's, 0 when held by another
-	 */
-	private long tryExclusive() throws InterruptedException {
-		Object[] args = { this.holderPrefix, this.leaseMillis };
-		LockScripts scripts = this.engine.scripts();
-		try {
-			Long token;
-			try {
-				token = awaitAnswer(scripts.sendBySha(LockScripts.TRY, ReturnType.LONG, this.acquireKeys, args));
-			}
-			catch (RedisNoScriptException ex) {
-				token = awaitAnswer(scripts.sendByText(LockScripts.TRY, ReturnType.LONG, this.acquireKeys, args));
-			}
-			scripts.answered();
-			return token;
-		}
-		catch (RedisException ex) {
-			scripts.failed(ex);
-			throw ex;
-		}
-	}
-
-	/**
-	 * Waits for an attempt's answer on this thread: nothing is chained to the reply, so the I/O thread that completes
-	 * it only wakes this one.
-	 */
-	private <R> R awaitAnswer(CompletableFuture<R> reply) throws InterruptedException {
-		this.inFlight = reply;
-		try {
-			return reply.get();
-		}
-		catch (ExecutionException ex) {
-			throw LockScripts.asRedisException(Objects.requireNonNullElse(ex.getCause(), ex));
-		}
-	}
-
 	/** The wait is over: leave the queue, unless the lock was handed over in the meantime. */
 	private RedisLockHandle lastChance(@Nullable RedisException unreachable) {
 		if (unreachable != null) {
 			// Another blocking call could double the wait past its bound: leave the queue, and pass on a lock the
 			// last attempt may have taken unheard, without waiting for the answers.
-			if (this.shared != null) {
-				this.engine.scripts()
-					.runAsync(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
-							this.queueMember, this.shared.mode(), this.engine.releaseChannel(this.redisKey));
-			}
-			else {
-				this.engine.scripts()
-					.runAsync(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey),
-							this.holderPrefix, this.queueMember);
-			}
-			releaseQuietly();
+			this.scripts.withdrawWithoutWaiting();
+			this.scripts.releaseQuietly();
 			throw timedOut(unreachable);
 		}
 		if (this.queued) {
 			try {
-				Long token = withdraw();
+				long token = this.scripts.withdraw();
 				if (token != 0) {
 					return handedOver(token);
 				}
 			}
 			catch (RedisException ex) {
 				// A hand-over may have raced with the withdrawal unheard: pass it on.
-				releaseQuietly();
+				this.scripts.releaseQuietly();
 				throw timedOut(ex);
 			}
 		}
@@ -453,10 +348,10 @@ final class RedisAcquisition {
 		if (!this.sent) {
 			return;
 		}
-		boolean interrupted = awaitInFlight();
+		boolean interrupted = this.scripts.awaitInFlight();
 		try {
-			if (withdraw() != 0) {
-				releaseQuietly();
+			if (this.scripts.withdraw() != 0) {
+				this.scripts.releaseQuietly();
 			}
 		}
 		catch (RedisException ex) {
@@ -467,40 +362,6 @@ final class RedisAcquisition {
 				Thread.currentThread().interrupt();
 			}
 		}
-	}
-
-	/** @return whether the caller was interrupted (again) meanwhile, to be told once the withdrawal is sent */
-	private boolean awaitInFlight() {
-		CompletableFuture<?> last = this.inFlight;
-		if (last == null || last.isDone()) {
-			return false;
-		}
-		try {
-			last.get(this.engine.scripts().answerBound().toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			return true;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// Answered with a failure, or not within its timeout: the withdrawal is all there is left to do.
-		}
-		return false;
-	}
-
-	private Long withdraw() {
-		if (this.shared != null) {
-			return this.engine.scripts()
-				.run(LockScripts.SHARED_WITHDRAW, ReturnType.LONG, this.shared.keys(), this.holderPrefix,
-						this.queueMember, this.shared.mode(), this.engine.releaseChannel(this.redisKey));
-		}
-		return this.engine.scripts()
-			.run(LockScripts.WITHDRAW, ReturnType.LONG, List.of(this.redisKey, this.queueKey), this.holderPrefix,
-					this.queueMember);
-	}
-
-	/** Releases, without waiting for the answer, a lock this caller may have been given without hearing of it. */
-	private void releaseQuietly() {
-		this.engine.releaseQuietly(this.redisKey, this.queueKey, this.holderPrefix, this.shared);
 	}
 
 	private RedisLockHandle acquired(List<Long> reply, long sentAt) {

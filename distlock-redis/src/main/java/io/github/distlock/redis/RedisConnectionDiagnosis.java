@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -124,21 +125,25 @@ final class RedisConnectionDiagnosis {
 		return false;
 	}
 
-	/** A server that took the connection and then said nothing: most often a TLS mismatch. */
+	/**
+	 * A server that took the connection and then said nothing: most often a TLS mismatch. For a TLS client, a plain
+	 * {@code PING} and a handshake of our own go out side by side, each allowed the client's connect timeout, so a
+	 * server that stays silent to both delays the report by one connect timeout, not two.
+	 */
 	private static LockStoreConnectionException silent(RedisTarget target, long timeoutMillis, Throwable failure,
 			ConnectionSettingNames settings) {
 		String store = target.description();
 		if (target.tls()) {
-			TlsHandshakeProbe.PlainAnswer plain = TlsHandshakeProbe.plainAnswer(target, timeoutMillis);
-			if (plain == TlsHandshakeProbe.PlainAnswer.REDIS) {
+			CompletableFuture<@Nullable SSLException> handshake = CompletableFuture.supplyAsync(
+					() -> TlsHandshakeProbe.failure(target, timeoutMillis), RedisConnectionDiagnosis::probeThread);
+			if (TlsHandshakeProbe.answersPlainRedis(target, timeoutMillis)) {
 				return new LockStoreConnectionException(store, "TLS: " + store + " answers plain Redis, not TLS",
 						"Turn TLS off (" + settings.tlsOff() + "), or use the server's TLS port.",
 						failure);
 			}
-			LockStoreConnectionException refused = clientCertificateRefused(target, timeoutMillis,
-					plain == TlsHandshakeProbe.PlainAnswer.OTHER, failure);
-			if (refused != null) {
-				return refused;
+			SSLException probe = handshake.join();
+			if (probe != null) {
+				return clientCertificateRefused(target, probe, failure);
 			}
 			return new LockStoreConnectionException(store, "TLS: no TLS handshake with " + store + " within "
 					+ timeoutMillis + " ms; the port most likely serves plain Redis, not TLS",
@@ -153,16 +158,19 @@ final class RedisConnectionDiagnosis {
 				failure);
 	}
 
+	/** The handshake probe blocks on a socket, so it gets a thread of its own rather than a shared pool's. */
+	private static void probeThread(Runnable probe) {
+		Thread thread = new Thread(probe, "distlock-tls-probe");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
 	/**
 	 * A server that wants mutual TLS ends the connection by an alert Redisson does not pass on: one handshake of our
 	 * own tells a missing or untrusted client certificate apart from a port without TLS.
 	 */
-	private static @Nullable LockStoreConnectionException clientCertificateRefused(RedisTarget target,
-			long timeoutMillis, boolean alive, Throwable failure) {
-		SSLException probe = TlsHandshakeProbe.failure(target, timeoutMillis, alive);
-		if (probe == null) {
-			return null;
-		}
+	private static LockStoreConnectionException clientCertificateRefused(RedisTarget target, SSLException probe,
+			Throwable failure) {
 		String store = target.description();
 		if (TlsHandshakeProbe.certificateRequired(probe)) {
 			return new LockStoreConnectionException(store, "TLS: " + store + " requires a client certificate "

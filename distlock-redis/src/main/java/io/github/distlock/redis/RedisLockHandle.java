@@ -12,7 +12,7 @@ import io.github.distlock.engine.support.LeasedLockHandle;
  */
 final class RedisLockHandle extends LeasedLockHandle {
 
-	private final RedisLockEngine engine;
+	private final HeldRedisLocks held;
 
 	/** The exclusive lock's key, or a shared lock's writer key, which names it to local waiters. */
 	final String redisKey;
@@ -37,11 +37,11 @@ final class RedisLockHandle extends LeasedLockHandle {
 	/** A loss found while the grant was held back, to be reported when it is handed out. */
 	private boolean lossDeferred;
 
-	RedisLockHandle(RedisLockEngine engine, String name, String key, String redisKey, String queueKey,
+	RedisLockHandle(HeldRedisLocks held, String name, String key, String redisKey, String queueKey,
 			String holderPrefix, long token, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos,
 			boolean renewable, long maxDeadlineNanos, LockMode mode, @Nullable SharedLock shared) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
-		this.engine = engine;
+		this.held = held;
 		this.redisKey = redisKey;
 		this.queueKey = queueKey;
 		this.holderPrefix = holderPrefix;
@@ -102,22 +102,22 @@ final class RedisLockHandle extends LeasedLockHandle {
 
 	@Override
 	protected boolean verifyInStore() {
-		return this.engine.verify(this);
+		return this.held.verify(this);
 	}
 
 	@Override
 	public boolean release() {
-		return this.engine.release(this);
+		return this.held.release(this);
 	}
 
 	@Override
 	public boolean releaseAfter(Duration ttl) {
-		return this.engine.releaseAfter(this, ttl);
+		return this.held.releaseAfter(this, ttl);
 	}
 
 	@Override
 	public boolean extend(Duration ttl) {
-		return this.engine.extend(this, ttl);
+		return this.held.extend(this, ttl);
 	}
 
 }

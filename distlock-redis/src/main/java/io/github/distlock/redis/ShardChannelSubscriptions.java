@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -193,7 +191,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		private final Map<String, Channel> channels = new HashMap<>();
 
 		/** Guarded by this; null until the first subscription, and again once it closed. */
-		private @Nullable Link connection;
+		private @Nullable PubSubSteps connection;
 
 		/** Guarded by this: closed for good (a master no more, or the engine closed). */
 		private boolean retired;
@@ -207,7 +205,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 				// Taken from the map just before it was retired: the next waiter finds the master of now.
 				return LockSubscription.failed(new IllegalStateException(this.client + " is no longer a master"));
 			}
-			Link connected = connection();
+			PubSubSteps connected = connection();
 			Channel[] subscribed = new Channel[names.length];
 			CompletableFuture<?>[] confirmations = new CompletableFuture<?>[names.length];
 			for (int i = 0; i < names.length; i++) {
@@ -257,9 +255,9 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		}
 
 		/** The connection, opened on first use and again after it closed. */
-		private Link connection() {
+		private PubSubSteps connection() {
 			if (this.connection == null || this.connection.opening.isCompletedExceptionally()) {
-				Link opening = new Link(this.client.connectPubSubAsync().toCompletableFuture());
+				PubSubSteps opening = new PubSubSteps(this.client.connectPubSubAsync().toCompletableFuture());
 				this.connection = opening;
 				opening.then((opened) -> opened.getChannel().closeFuture().addListener((f) -> closed(opening)));
 			}
@@ -267,7 +265,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 		}
 
 		/** A closed connection drops every channel it carried; the next subscription opens a new one. */
-		private synchronized void closed(Link which) {
+		private synchronized void closed(PubSubSteps which) {
 			if (this.connection != which) {
 				return;
 			}
@@ -288,46 +286,6 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			}
 		}
 
-		/**
-		 * One pub/sub connection and what is to be done on it, in the order it was asked for. Each step runs after
-		 * the one before: a channel unsubscribed and subscribed again by the next waiter while the connection is
-		 * still opening must reach the server in that order, or the server could end up unsubscribed under a
-		 * subscription that counts as confirmed. A future's own dependents run in no promised order: a plain
-		 * {@code CompletableFuture} runs the last first; Redisson's connection future happened to run them in
-		 * order, which is no promise either.
-		 */
-		private final class Link {
-
-			final CompletableFuture<RedisPubSubConnection> opening;
-
-			/** Guarded by the enclosing MasterChannels: completes once every step asked for so far has run. */
-			private CompletableFuture<Void> lastStep;
-
-			Link(CompletableFuture<RedisPubSubConnection> opening) {
-				this.opening = opening;
-				this.lastStep = opening.handle((opened, failure) -> null);
-			}
-
-			/** Runs the step on the open connection, after the steps asked for before; nothing if it fails to open. */
-			void then(Consumer<RedisPubSubConnection> step) {
-				whenOpened((opened, failure) -> {
-					if (failure == null) {
-						step.accept(opened);
-					}
-				});
-			}
-
-			/**
-			 * Runs the step once the connection opened or failed to, after the steps asked for before. A step that
-			 * throws stops none of the others: its failure stays in the future nobody reads, as with any dependent.
-			 */
-			void whenOpened(BiConsumer<RedisPubSubConnection, Throwable> step) {
-				// The connection is done by then, so the step runs at once, on the thread running the chain.
-				this.lastStep = this.lastStep.thenRun(() -> this.opening.whenComplete(step));
-			}
-
-		}
-
 		/** One shard channel on this master's connection. */
 		private final class Channel implements RedisPubSubListener<Object> {
 
@@ -339,7 +297,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 
 			final ChannelName channelName;
 
-			final Link connection;
+			final PubSubSteps connection;
 
 			/**
 			 * Completed by the server's confirmation, failed by its refusal, a connection that could not be opened, or
@@ -353,7 +311,7 @@ final class ShardChannelSubscriptions implements ReleaseAnnouncements {
 			/** Its connection closed: hears nothing more. */
 			volatile boolean dropped;
 
-			Channel(String lockKey, int slot, String name, Link connection) {
+			Channel(String lockKey, int slot, String name, PubSubSteps connection) {
 				this.lockKey = lockKey;
 				this.slot = slot;
 				this.name = name;

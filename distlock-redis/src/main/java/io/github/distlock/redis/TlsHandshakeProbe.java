@@ -2,10 +2,8 @@ package io.github.distlock.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -38,33 +36,17 @@ final class TlsHandshakeProbe {
 	}
 
 	/**
-	 * The longest the plain probe, and the handshake probe of a server that did not answer it, wait for each step. A
-	 * server that speaks TLS answers on the spot; one that does not (a plain port, a stalled server) never answers, and
-	 * the probe must not double the time start-up takes to say so.
+	 * Whether a plain {@code PING} on the server's first address got a reply as Redis gives (of any kind, an error
+	 * included): a port without TLS. A TLS port ends such a connection at once.
+	 * @param timeoutMillis the longest each step may take: the client's own connect timeout, the time the user gives
+	 * a live server to answer (a loaded machine can hold a live server's answer past any shorter guess)
 	 */
-	private static final int MAX_WAIT_MILLIS = 500;
-
-	/** What a plain {@code PING} on the server's first address got. */
-	enum PlainAnswer {
-
-		/** A reply as Redis gives (of any kind, an error included): a port without TLS. */
-		REDIS,
-
-		/** The connection ended, or bytes that are not Redis's came back: something alive that is not plain Redis. */
-		OTHER,
-
-		/** No connection, or no answer in time. */
-		NONE
-
-	}
-
-	/** Sends a plain {@code PING} to the server's first address. A TLS port ends such a connection at once. */
-	static PlainAnswer plainAnswer(RedisTarget target, long timeoutMillis) {
+	static boolean answersPlainRedis(RedisTarget target, long timeoutMillis) {
 		URI address = firstAddress(target.server());
 		if (address == null) {
-			return PlainAnswer.NONE;
+			return false;
 		}
-		int timeout = shortWait(timeoutMillis);
+		int timeout = stepTimeout(timeoutMillis);
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
 			socket.setSoTimeout(timeout);
@@ -72,37 +54,30 @@ final class TlsHandshakeProbe {
 			socket.getOutputStream().flush();
 			int first = socket.getInputStream().read();
 			// The first byte of every RESP reply: simple string, error, integer, bulk string, array.
-			boolean redis = first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
-			return redis ? PlainAnswer.REDIS : PlainAnswer.OTHER;
+			return first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
 		}
-		catch (IOException ex) {
-			// A reset is an answer too (the server is there); a timeout or a refused connection is none.
-			return (ex instanceof SocketTimeoutException || ex instanceof ConnectException) ? PlainAnswer.NONE
-					: PlainAnswer.OTHER;
-		}
-		catch (RuntimeException ex) {
-			return PlainAnswer.NONE;
+		catch (IOException | RuntimeException ex) {
+			return false;
 		}
 	}
 
-	private static int shortWait(long timeoutMillis) {
-		return (int) Math.max(50, Math.min(MAX_WAIT_MILLIS, timeoutMillis / 4));
+	private static int stepTimeout(long timeoutMillis) {
+		return (int) Math.min(Integer.MAX_VALUE, Math.max(50, timeoutMillis));
 	}
 
 	/**
 	 * @return the TLS failure the server's first address answers with, or null when the handshake and a command
 	 * went through, or the probe could not be made (no address, unreadable key material, no connection)
-	 * @param alive whether the server answered the plain probe: then each step may take as long as the client's own
-	 * connection may (a loaded machine can hold a live server's handshake past the short wait), else the short wait
+	 * @param timeoutMillis the longest each step may take, as for {@link #answersPlainRedis}
 	 */
-	static @Nullable SSLException failure(RedisTarget target, long timeoutMillis, boolean alive) {
+	static @Nullable SSLException failure(RedisTarget target, long timeoutMillis) {
 		BaseConfig<?> server = target.server();
 		URI address = firstAddress(server);
 		SSLContext context = (server != null && address != null) ? context(server) : null;
 		if (address == null || context == null) {
 			return null;
 		}
-		int timeout = alive ? (int) Math.min(Integer.MAX_VALUE, Math.max(50, timeoutMillis)) : shortWait(timeoutMillis);
+		int timeout = stepTimeout(timeoutMillis);
 		try (Socket plain = new Socket()) {
 			plain.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
 			plain.setSoTimeout(timeout);

@@ -21,9 +21,9 @@ import org.redisson.config.Config;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -9,8 +9,9 @@ import org.redisson.api.RedissonClient;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The engines of the conformance suites: each on a Redisson client of its own, as a separate application instance's

@@ -15,11 +15,12 @@ import org.redisson.api.RedissonClient;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The hazard the start-up warning is about, on a real redis-server: a full Redis under {@code volatile-lru} evicts a

@@ -22,10 +22,11 @@ import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.LeastPrivilegeRedis;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The least-privilege ACL of docs/operations.md is enough, and every grant in it is needed: with the whole ACL a lock's life

@@ -6,8 +6,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedLockMastersExtension;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.fixtures.redis.RedLockMastersExtension;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
 
 /**
  * The engine conformance suite on a RedLock of five real redis-server processes.

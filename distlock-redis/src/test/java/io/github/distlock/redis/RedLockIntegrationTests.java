@@ -22,9 +22,9 @@ import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedLockMastersExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedLockMastersExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

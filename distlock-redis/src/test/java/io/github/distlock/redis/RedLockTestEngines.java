@@ -14,9 +14,9 @@ import org.redisson.config.Config;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedLockMastersExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedLockMastersExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * RedLock engines for tests: each on Redisson clients of its own, one per master, as a separate application

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RespClient;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RespClient;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
 
 /**
  * The engine conformance suite on a real Redis Cluster of three masters: every script on one lock's slot, waiters

@@ -28,13 +28,14 @@ import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * A held lock through a failover of its master on a real Redis Cluster of three masters with a replica each: kept,

@@ -32,13 +32,14 @@ import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.LeastPrivilegeRedis;
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The Redis engine on a real Redis Cluster of three masters: renewals grouped by slot and sent in one round trip per

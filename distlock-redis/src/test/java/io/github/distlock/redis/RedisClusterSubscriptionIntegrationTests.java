@@ -22,13 +22,14 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.test.LeastPrivilegeRedis;
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * A waiter's subscription to its lock's shard channels on a real Redis Cluster (three masters, a replica each), while

@@ -7,12 +7,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.config.Config;
 
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The engine on a real Redis Cluster whose clients know only its TLS ports (three masters; the seeds are

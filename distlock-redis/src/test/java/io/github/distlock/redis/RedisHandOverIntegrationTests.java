@@ -23,8 +23,9 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisTestClients;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -64,7 +65,10 @@ class RedisHandOverIntegrationTests {
 		assertThat(this.lost).isEmpty();
 	}
 
-	/** An engine whose waiters poll only every 30 s, so that a hand-over not announced would show. */
+	/**
+	 * An engine whose waiters poll only every 30 s (a third of a request's 30 s lease, 10 s, at the most), so that a
+	 * hand-over not announced would show.
+	 */
 	private RedisLockEngine engine() {
 		return engine(Duration.ofSeconds(30));
 	}
@@ -285,6 +289,37 @@ class RedisHandOverIntegrationTests {
 			assertThat(System.nanoTime()).as("a client's script held back by the pause").isLessThan(deadline);
 			Thread.sleep(5);
 		}
+	}
+
+	/**
+	 * A hand-over the waiter does not hear (its announcement lost, as when its subscription is killed) is found by its
+	 * next attempt, which comes within a third of the lease the hand-over gives it, so the lock arrives with two
+	 * thirds of its lease left, as a renewal leaves it. Polling by the holder's remaining lease alone, the waiter
+	 * learned of it when its lease was all but over (a torture run on Redis, 1 s leases: lost 1 ms after arriving).
+	 */
+	@Test
+	void aHandOverTheWaiterDoesNotHearArrivesWithTwoThirdsOfItsLeaseLeft() throws Exception {
+		Duration lease = Duration.ofSeconds(3);
+		LockHandle held = engine().acquire(new LockRequest("handover", "k", lease, Duration.ZERO, true, null));
+		RedissonClient client = RedisTestClients.create(redis.server(), Duration.ofSeconds(3));
+		this.clients.add(client);
+		RedisLockEngine unhearing = RedisLockEngine.unhearing(client, "distlock", this.lost::add,
+				Duration.ofSeconds(30));
+		this.engines.add(unhearing);
+		Future<LockHandle> waiter = this.executor
+			.submit(() -> unhearing.acquire(new LockRequest("handover", "k", lease, Duration.ofSeconds(20), true, null)));
+		awaitQueued(1);
+		long released = System.nanoTime();
+		assertThat(held.release()).isTrue();
+		LockHandle next = waiter.get(20, TimeUnit.SECONDS);
+		// Found by the next attempt, at most a third of the lease after the hand-over: well before two thirds, when
+		// the lock would have less left than a renewal leaves it; by the holder's lease it would be nearly three.
+		assertThat(Duration.ofNanos(System.nanoTime() - released)).as("learned of the hand-over after")
+			.isLessThan(lease.multipliedBy(2).dividedBy(3));
+		assertThat(next.isLost()).isFalse();
+		assertThat(next.verify()).as("still its lock in Redis").isTrue();
+		assertThat(next.release()).isTrue();
+		assertThat(RedisKeys.all()).isEmpty();
 	}
 
 	@Test

@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.LockLostListener;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The engine conformance suite on a real redis-server.

@@ -23,13 +23,14 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * A lock's identity in Redis: one lock per (name, key) pair whatever the characters, and every key of a lock in one

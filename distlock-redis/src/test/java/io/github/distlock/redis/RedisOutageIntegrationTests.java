@@ -20,12 +20,13 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The engine when Redis stalls, dies and comes back, and under many waiters: bounded waits, recovery without a

@@ -20,11 +20,11 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.LeastPrivilegeRedis;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
-import io.github.distlock.test.SentinelRedis;
-import io.github.distlock.testsupport.StallLosses;
+import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
+import io.github.distlock.fixtures.redis.SentinelRedis;
+import io.github.distlock.conformance.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -20,10 +20,11 @@ import org.redisson.api.RedissonClient;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * The engine's script calls share one connection per master ({@link SharedConnections}): calls in flight together

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
-import io.github.distlock.testsupport.AbstractSharedLockConformanceTests;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
+import io.github.distlock.conformance.AbstractSharedLockConformanceTests;
 
 /**
  * The read/write lock and permit conformance suite on a real redis-server.

@@ -19,10 +19,11 @@ import io.github.distlock.LockMode;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * Tokens never go backwards when the server's clock is behind the last token issued: what a replica promoted with a

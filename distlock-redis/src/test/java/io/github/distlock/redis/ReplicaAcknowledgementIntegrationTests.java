@@ -20,13 +20,14 @@ import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.test.LoopbackFirewall;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.LoopbackFirewall;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.redis.RedisTestClients;
 
 /**
  * {@code distlock.redis.min-replicas-acked} on a real master and replica, the replication link cut with iptables on

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

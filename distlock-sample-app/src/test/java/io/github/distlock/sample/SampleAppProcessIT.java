@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.github.distlock.sample.ShopClient.Reply;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -26,8 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import io.github.distlock.sample.ShopClient.Reply;
 import io.github.distlock.sample.shop.Orders;
 import io.github.distlock.sample.shop.Products;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

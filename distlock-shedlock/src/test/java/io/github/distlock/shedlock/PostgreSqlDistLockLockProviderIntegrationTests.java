@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.jdbc.JdbcLockEngine;
-import io.github.distlock.test.PrivateDatabase;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * The provider on the JDBC engine and a private database on a real PostgreSQL; and what it does when the database

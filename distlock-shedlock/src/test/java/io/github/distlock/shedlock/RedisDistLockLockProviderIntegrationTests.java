@@ -12,8 +12,8 @@ import org.redisson.config.Config;
 import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.redis.RedisLockEngine;
 import io.github.distlock.redis.RedisLockKeys;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The provider on the Redis engine and a real redis-server.

@@ -6,7 +6,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import io.github.distlock.engine.CheckableLockEngine;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * Health of locking: UP while the lock store answers within the timeout, accepts distlock's lock commands and the
@@ -18,7 +18,7 @@ import io.github.distlock.engine.ObservableLockEngine;
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
-	private final ObservableLockEngine engine;
+	private final InspectableLockEngine engine;
 
 	private final CheckableLockEngine store;
 
@@ -32,7 +32,7 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 	 * @param timeout the longest the check waits for the store, so a hung store cannot hang the health endpoint
 	 * @param maxRenewalLag how late renewal may run before locks are at risk and health is DOWN
 	 */
-	public DistLockHealthIndicator(ObservableLockEngine engine, CheckableLockEngine store, Duration timeout,
+	public DistLockHealthIndicator(InspectableLockEngine engine, CheckableLockEngine store, Duration timeout,
 			Duration maxRenewalLag) {
 		super((ex) -> "distlock health check failed");
 		this.engine = engine;

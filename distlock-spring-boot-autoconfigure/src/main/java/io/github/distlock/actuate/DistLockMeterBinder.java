@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import io.github.distlock.engine.LockEngineStatistics;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * Engine-wide meters read from the engine's own counts, so recording costs nothing on the locking path:
@@ -17,19 +17,19 @@ import io.github.distlock.engine.ObservableLockEngine;
  */
 public class DistLockMeterBinder implements MeterBinder {
 
-	private final ObservableLockEngine engine;
+	private final InspectableLockEngine engine;
 
-	public DistLockMeterBinder(ObservableLockEngine engine) {
+	public DistLockMeterBinder(InspectableLockEngine engine) {
 		this.engine = engine;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		LockEngineStatistics statistics = this.engine.statistics();
-		Gauge.builder("distlock.locks.held", this.engine, ObservableLockEngine::heldCount)
+		Gauge.builder("distlock.locks.held", this.engine, InspectableLockEngine::heldCount)
 			.description("Locks this instance holds now")
 			.register(registry);
-		Gauge.builder("distlock.locks.waiting", this.engine, ObservableLockEngine::waitingCount)
+		Gauge.builder("distlock.locks.waiting", this.engine, InspectableLockEngine::waitingCount)
 			.description("Threads of this instance waiting for a lock now")
 			.register(registry);
 		renewals(registry, statistics, "renewed", LockEngineStatistics::renewals);

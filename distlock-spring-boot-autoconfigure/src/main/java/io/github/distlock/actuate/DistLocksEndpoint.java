@@ -7,7 +7,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * The {@code distlocks} endpoint: the locks this instance holds now.
@@ -15,9 +15,9 @@ import io.github.distlock.engine.ObservableLockEngine;
 @Endpoint(id = "distlocks")
 public class DistLocksEndpoint {
 
-	private final ObservableLockEngine engine;
+	private final InspectableLockEngine engine;
 
-	public DistLocksEndpoint(ObservableLockEngine engine) {
+	public DistLocksEndpoint(InspectableLockEngine engine) {
 		this.engine = engine;
 	}
 

@@ -7,7 +7,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import io.github.distlock.engine.ForceReleasableLockEngine;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * The {@code distlocks} endpoint with a force-release operation, for a lock stuck with a live but hung holder.
@@ -23,7 +23,7 @@ public class ReleasableDistLocksEndpoint extends DistLocksEndpoint {
 	 * @param engine lists the held locks
 	 * @param releaser removes a lock (the same engine, seen through its other capability)
 	 */
-	public ReleasableDistLocksEndpoint(ObservableLockEngine engine, ForceReleasableLockEngine releaser) {
+	public ReleasableDistLocksEndpoint(InspectableLockEngine engine, ForceReleasableLockEngine releaser) {
 		super(engine);
 		this.releaser = releaser;
 	}

@@ -29,6 +29,7 @@ import io.github.distlock.LockFailureHandler;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
+import io.github.distlock.interceptor.ExecutionLockTemplate;
 import io.github.distlock.interceptor.LockAdvisor;
 import io.github.distlock.interceptor.LockAspectSupport;
 import io.github.distlock.interceptor.LockDefaults;
@@ -120,7 +121,7 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DistributedLockTemplate distributedLockTemplate(LockExecution lockExecution, DistLockProperties properties) {
-		return new DistributedLockTemplate(lockExecution, defaults(properties));
+		return new ExecutionLockTemplate(lockExecution, defaults(properties));
 	}
 
 	@Bean

@@ -11,14 +11,14 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.CheckableLockEngine;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * The {@code distlock} health contributor, unless {@code management.health.distlock.enabled=false}.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean({ ObservableLockEngine.class, CheckableLockEngine.class })
+@ConditionalOnBean({ InspectableLockEngine.class, CheckableLockEngine.class })
 public final class DistLockHealthContributorAutoConfiguration {
 
 	/** Nested, so that its condition (from the health module) is read only once that module is known present. */
@@ -28,7 +28,7 @@ public final class DistLockHealthContributorAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "distlockHealthIndicator")
-		DistLockHealthIndicator distlockHealthIndicator(ObservableLockEngine engine, CheckableLockEngine store,
+		DistLockHealthIndicator distlockHealthIndicator(InspectableLockEngine engine, CheckableLockEngine store,
 				DistLockProperties properties) {
 			return new DistLockHealthIndicator(engine, store, properties.getHealth().getTimeout(),
 					properties.getHealth().getMaxRenewalLag());

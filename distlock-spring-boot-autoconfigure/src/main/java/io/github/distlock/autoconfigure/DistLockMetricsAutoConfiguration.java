@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistLockMeterBinder;
 import io.github.distlock.actuate.LostLockMeter;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 import io.github.distlock.interceptor.LockOperation;
 import io.github.distlock.interceptor.LockOperationSource;
 
@@ -22,12 +22,12 @@ import io.github.distlock.interceptor.LockOperationSource;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, ObservableLockEngine.class })
+@ConditionalOnBean({ MeterRegistry.class, InspectableLockEngine.class })
 public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockMeterBinder distLockMeterBinder(ObservableLockEngine engine) {
+	DistLockMeterBinder distLockMeterBinder(InspectableLockEngine engine) {
 		return new DistLockMeterBinder(engine);
 	}
 

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.distlock.actuate.DistLocksEndpoint;
 import io.github.distlock.actuate.ReleasableDistLocksEndpoint;
 import io.github.distlock.engine.ForceReleasableLockEngine;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * The {@code distlocks} Actuator endpoint; its force-release operation only with
@@ -21,7 +21,7 @@ import io.github.distlock.engine.ObservableLockEngine;
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(ObservableLockEngine.class)
+@ConditionalOnBean(InspectableLockEngine.class)
 public final class DistLocksEndpointAutoConfiguration {
 
 	/** Nested, so that its condition (from Actuator) is read only once Actuator is known present. */
@@ -33,7 +33,7 @@ public final class DistLocksEndpointAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false,
 				matchIfMissing = true)
-		DistLocksEndpoint distLocksEndpoint(ObservableLockEngine engine) {
+		DistLocksEndpoint distLocksEndpoint(InspectableLockEngine engine) {
 			return new DistLocksEndpoint(engine);
 		}
 
@@ -41,7 +41,7 @@ public final class DistLocksEndpointAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
 		@ConditionalOnBean(ForceReleasableLockEngine.class)
-		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(ObservableLockEngine engine,
+		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(InspectableLockEngine engine,
 				ForceReleasableLockEngine releaser) {
 			return new ReleasableDistLocksEndpoint(engine, releaser);
 		}

@@ -50,7 +50,7 @@ public final class EtcdLockEngineAutoConfiguration {
 			throw new IllegalStateException("distlock's etcd engine needs one io.etcd.jetcd.Client bean, or "
 					+ "distlock.etcd.endpoints to make its own");
 		}
-		DistLockProperties.Etcd etcd = properties.getEtcd();
+		EtcdLockProperties etcd = properties.getEtcd();
 		EtcdLockEngine engine = new EtcdLockEngine(client, etcd.getRoot(), etcd.getLeaseTtl(), etcd.getElectionTimeout(),
 				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
 		try {
@@ -84,7 +84,7 @@ public final class EtcdLockEngineAutoConfiguration {
 	}
 
 	/** The configured endpoints, for messages; endpoints carry no credentials in jetcd's form. */
-	private static String store(DistLockProperties.Etcd etcd) {
+	private static String store(EtcdLockProperties etcd) {
 		List<String> endpoints = etcd.getEndpoints();
 		return "etcd" + (endpoints.isEmpty() ? "" : " at " + String.join(", ", endpoints));
 	}
@@ -96,7 +96,7 @@ public final class EtcdLockEngineAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		Client distLockEtcdClient(DistLockProperties properties) {
-			DistLockProperties.Etcd etcd = properties.getEtcd();
+			EtcdLockProperties etcd = properties.getEtcd();
 			List<String> endpoints = etcd.getEndpoints();
 			if (endpoints.isEmpty()) {
 				throw new IllegalStateException("distlock's etcd engine needs distlock.etcd.endpoints (such as "

@@ -37,7 +37,7 @@ public final class JdbcLockEngineAutoConfiguration {
 			throw new IllegalStateException("distlock's JDBC engine needs one DataSource: set spring.datasource.url "
 					+ "(with spring-boot-starter-jdbc), or define a single DataSource bean (or mark one @Primary)");
 		}
-		DistLockProperties.Jdbc jdbc = properties.getJdbc();
+		JdbcLockProperties jdbc = properties.getJdbc();
 		JdbcLockEngine engine = new JdbcLockEngine(source, jdbc.getTableName(), jdbc.getStatementTimeout(),
 				jdbc.getPollInterval(), (lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
 		try {

@@ -35,7 +35,7 @@ final class RedLockClients implements AutoCloseable {
 	 * @param sslBundle the trust (and key) material of {@code rediss://} masters, or null for the JVM's defaults
 	 * @throws io.github.distlock.LockStoreConnectionException when a master refuses, or no majority can be reached
 	 */
-	static RedLockClients connect(DistLockProperties.Redlock settings, @Nullable SslBundle sslBundle) {
+	static RedLockClients connect(RedLockProperties settings, @Nullable SslBundle sslBundle) {
 		List<Config> configs = settings.getNodes()
 			.stream()
 			.map((node) -> config(node.strip(), settings, sslBundle))
@@ -48,7 +48,7 @@ final class RedLockClients implements AutoCloseable {
 		return new RedLockClients(clients, reachable);
 	}
 
-	static Config config(String node, DistLockProperties.Redlock settings, @Nullable SslBundle sslBundle) {
+	static Config config(String node, RedLockProperties settings, @Nullable SslBundle sslBundle) {
 		Config config = new Config();
 		config.setLazyInitialization(true);
 		config.setUsername(settings.getUsername());

@@ -50,7 +50,7 @@ public final class RedLockEngineAutoConfiguration {
 	RedLockEngine distLockEngine(RedLockClients clients, DistLockProperties properties,
 			ObjectProvider<LockLostListener> listeners) {
 		RedLockStartupCheck.verify(clients.clients(), clients.reachable(), properties.redisKeyPrefix());
-		DistLockProperties.Redlock redlock = properties.getRedlock();
+		RedLockProperties redlock = properties.getRedlock();
 		return new RedLockEngine(clients.clients(), properties.redisKeyPrefix(), redlock.getNodeTimeout(),
 				redlock.getRetryDelay(), (lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
 	}

@@ -53,7 +53,7 @@ public final class RedisLockEngineAutoConfiguration {
 		}
 		RedisStartupCheck.verify(client, properties.redisKeyPrefix());
 		EvictionPolicyWarning.check(new EvictionPolicyReader(client, EVICTION_CHECK_TIMEOUT));
-		DistLockProperties.Redis redis = properties.getRedis();
+		RedisLockProperties redis = properties.getRedis();
 		return new RedisLockEngine(client, properties.redisKeyPrefix(), null,
 				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost), RedisLockEngine.DEFAULT_MAX_POLL,
 				new ReplicaAcknowledgement(redis.getMinReplicasAcked(), redis.getReplicaAckTimeout()));

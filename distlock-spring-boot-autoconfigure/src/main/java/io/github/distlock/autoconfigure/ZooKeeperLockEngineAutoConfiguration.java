@@ -46,7 +46,7 @@ public final class ZooKeeperLockEngineAutoConfiguration {
 			throw new IllegalStateException("distlock's ZooKeeper engine needs one CuratorFramework bean, or "
 					+ "distlock.zookeeper.connect-string to make its own");
 		}
-		DistLockProperties.Zookeeper zookeeper = properties.getZookeeper();
+		ZooKeeperLockProperties zookeeper = properties.getZookeeper();
 		awaitConnection(client, zookeeper);
 		ZooKeeperLockEngine engine = new ZooKeeperLockEngine(client, zookeeper.getRoot(),
 				(lost) -> DistLockAutoConfiguration.notifyAll(listeners, lost));
@@ -61,7 +61,7 @@ public final class ZooKeeperLockEngineAutoConfiguration {
 	}
 
 	/** Starts the client if nobody has, and waits one connection timeout for it to connect. */
-	private static void awaitConnection(CuratorFramework client, DistLockProperties.Zookeeper zookeeper)
+	private static void awaitConnection(CuratorFramework client, ZooKeeperLockProperties zookeeper)
 			throws InterruptedException {
 		if (client.getState() == CuratorFrameworkState.LATENT) {
 			client.start();
@@ -87,7 +87,7 @@ public final class ZooKeeperLockEngineAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		CuratorFramework distLockCuratorFramework(DistLockProperties properties) {
-			DistLockProperties.Zookeeper zookeeper = properties.getZookeeper();
+			ZooKeeperLockProperties zookeeper = properties.getZookeeper();
 			String connectString = zookeeper.getConnectString();
 			if (connectString == null || connectString.isBlank()) {
 				throw new IllegalStateException("distlock's ZooKeeper engine needs distlock.zookeeper.connect-string "

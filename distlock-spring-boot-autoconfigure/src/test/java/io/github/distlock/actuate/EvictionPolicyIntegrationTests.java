@@ -22,8 +22,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.DistributedLock;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

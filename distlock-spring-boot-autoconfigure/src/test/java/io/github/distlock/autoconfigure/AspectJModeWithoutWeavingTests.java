@@ -10,7 +10,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.distlock.aspectj.DistributedLockAspect;
 import io.github.distlock.interceptor.LockAdvisor;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -27,10 +27,10 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
 import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.redis.RedisLockEngine;
-import io.github.distlock.test.RedisCluster;
-import io.github.distlock.test.RedisClusterExtension;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.RedisClusterExtension;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -24,7 +24,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.shedlock.DistLockLockProvider;
 import io.github.distlock.shedlock.DistLockShedLock;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 /**
  * An application with distlock-shedlock and {@code @EnableSchedulerLock} gets ShedLock's provider on its lock engine

@@ -21,8 +21,8 @@ import io.github.distlock.autoconfigure.LockedServices.Customer;
 import io.github.distlock.autoconfigure.LockedServices.KeySource;
 import io.github.distlock.autoconfigure.LockedServices.Order;
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -38,8 +38,8 @@ import io.github.distlock.LockLostListener;
 import io.github.distlock.LockSpec;
 import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

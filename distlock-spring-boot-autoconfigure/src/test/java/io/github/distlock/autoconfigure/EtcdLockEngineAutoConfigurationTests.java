@@ -32,7 +32,7 @@ import io.github.distlock.LockContext;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.etcd.EtcdLockEngine;
-import io.github.distlock.etcd.TestEtcd;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 import io.github.distlock.redis.RedisLockEngine;
 
 /**

@@ -35,7 +35,7 @@ import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.jdbc.JdbcLockEngine;
 import io.github.distlock.redis.RedisLockEngine;
-import io.github.distlock.test.PrivateDatabase;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * The JDBC engine as an application gets it: distlock-jdbc and a DataSource on the class path, Spring Boot's

@@ -34,8 +34,8 @@ import io.github.distlock.LockContext;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -37,7 +37,7 @@ import org.springframework.scheduling.annotation.EnableAsync;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockContext;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;

@@ -32,7 +32,7 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.LockMode;
 import io.github.distlock.interceptor.LockOperationSource;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

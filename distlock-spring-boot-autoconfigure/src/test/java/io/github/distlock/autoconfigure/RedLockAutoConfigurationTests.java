@@ -27,11 +27,11 @@ import io.github.distlock.autoconfigure.LockedServices.OrderService;
 import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.redis.RedLockEngine;
-import io.github.distlock.test.LeastPrivilegeRedis;
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.TlsRedis;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.TlsRedis;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

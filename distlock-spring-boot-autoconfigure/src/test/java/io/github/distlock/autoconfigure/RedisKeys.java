@@ -2,8 +2,8 @@ package io.github.distlock.autoconfigure;
 
 import java.util.List;
 
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /** Reads lock keys straight from Redis, around the code under test. */
 final class RedisKeys {

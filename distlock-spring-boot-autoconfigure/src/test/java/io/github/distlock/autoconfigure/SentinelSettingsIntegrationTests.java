@@ -10,8 +10,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
 import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
-import io.github.distlock.test.RespClient;
-import io.github.distlock.test.SentinelRedis;
+import io.github.distlock.fixtures.redis.RespClient;
+import io.github.distlock.fixtures.redis.SentinelRedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -31,7 +31,7 @@ import io.github.distlock.LockMode;
 import io.github.distlock.LockSpec;
 import io.github.distlock.LockUpgradeException;
 import io.github.distlock.LostLock;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

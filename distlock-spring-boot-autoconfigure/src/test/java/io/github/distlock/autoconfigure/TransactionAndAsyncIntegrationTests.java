@@ -32,7 +32,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

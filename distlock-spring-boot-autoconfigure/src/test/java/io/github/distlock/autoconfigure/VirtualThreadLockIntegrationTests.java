@@ -26,7 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.autoconfigure.LockedServices.OrderService;
 import io.github.distlock.autoconfigure.LockedServices.OrderServiceApplication;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,7 +14,7 @@ import org.redisson.config.Config;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.redis.RedisLockEngine;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * An application instance in its own JVM that takes one lock many times from several threads and, inside each

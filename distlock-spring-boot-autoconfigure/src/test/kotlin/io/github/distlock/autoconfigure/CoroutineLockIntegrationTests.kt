@@ -7,8 +7,8 @@ import io.github.distlock.LockLostException
 import io.github.distlock.LockLostListener
 import io.github.distlock.LostLock
 import io.github.distlock.ReactiveLockContext
-import io.github.distlock.test.RedisExtension
-import io.github.distlock.test.RespClient
+import io.github.distlock.fixtures.redis.RedisExtension
+import io.github.distlock.fixtures.redis.RespClient
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async

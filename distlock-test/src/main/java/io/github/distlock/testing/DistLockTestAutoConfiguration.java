@@ -48,7 +48,7 @@ public final class DistLockTestAutoConfiguration {
 					+ "@AutoConfigureDistLock out of this test");
 		}
 		String keyPrefix = properties.getObject().redisKeyPrefix();
-		return new DistLocks(new LockStore(redisson, keyPrefix), redisEngine, new AnotherInstance(redisson, keyPrefix));
+		return new DistLocks(new StoredLocks(redisson, keyPrefix), redisEngine, new AnotherInstance(redisson, keyPrefix));
 	}
 
 }

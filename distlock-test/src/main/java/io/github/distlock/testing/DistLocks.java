@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.HeldLockView;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.InspectableLockEngine;
 
 /**
  * The locks of a test context's store, seen and handled as another instance would: whoever holds a lock (this
@@ -17,13 +17,13 @@ import io.github.distlock.engine.ObservableLockEngine;
  */
 public final class DistLocks implements AutoCloseable {
 
-	private final LockStore store;
+	private final StoredLocks store;
 
-	private final ObservableLockEngine engine;
+	private final InspectableLockEngine engine;
 
 	private final AnotherInstance anotherInstance;
 
-	DistLocks(LockStore store, ObservableLockEngine engine, AnotherInstance anotherInstance) {
+	DistLocks(StoredLocks store, InspectableLockEngine engine, AnotherInstance anotherInstance) {
 		this.store = store;
 		this.engine = engine;
 		this.anotherInstance = anotherInstance;

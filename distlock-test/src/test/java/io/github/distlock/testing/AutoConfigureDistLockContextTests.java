@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.test.annotation.DirtiesContext.HierarchyMode;
 import org.springframework.test.context.TestContextManager;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.testing.redis.EmbeddedRedisServer;
 import io.github.distlock.testing.redis.RedisBinary;
 

@@ -23,7 +23,7 @@ import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.redis.RedisLockEngine;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.testing.LockingApplication.HeldCall;
 import io.github.distlock.testing.LockingApplication.LockedWork;
 import io.github.distlock.testing.LockingApplication.LostLocks;

@@ -1,14 +1,9 @@
 package io.github.distlock.zookeeper;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,13 +27,12 @@ import io.github.distlock.LockStoreConnectionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.CheckableLockEngine;
-import io.github.distlock.engine.HeldLockView;
 import io.github.distlock.engine.LockEngineStatistics;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.engine.ObservableLockEngine;
+import io.github.distlock.engine.support.EngineLocks;
+import io.github.distlock.engine.support.LeasedLockEngine;
 import io.github.distlock.engine.support.LeaseWatchdog;
-import io.github.distlock.engine.support.LostLocks;
 
 /**
  * A lock engine on ZooKeeper, through Apache Curator's framework API.
@@ -75,13 +69,10 @@ import io.github.distlock.engine.support.LostLocks;
  * <p>
  * The engine does not own the client: the caller starts it, and closes it after {@link #close()}.
  */
-public final class ZooKeeperLockEngine implements ObservableLockEngine, CheckableLockEngine, AutoCloseable {
+public final class ZooKeeperLockEngine extends LeasedLockEngine implements CheckableLockEngine, AutoCloseable {
 
 	/** The default root of every lock's path. */
 	public static final String DEFAULT_ROOT = "/distlock";
-
-	/** How long a confirmation may take before it counts as failed; a tenth of a lease comes round again. */
-	private static final Duration CONFIRMATION_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockEngine.class);
 
@@ -89,16 +80,13 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 
 	private final LockPaths paths;
 
-	private final LostLocks lostLocks;
-
 	private final SessionState session;
 
 	private final LockEngineStatistics statistics = new LockEngineStatistics();
 
-	private final LeaseWatchdog<ZooKeeperLockHandle> watchdog;
+	private final HeldNodes nodes;
 
-	/** Held locks by node path, for the node's watch and for the end of the session. */
-	private final Map<String, ZooKeeperLockHandle> held = new ConcurrentHashMap<>();
+	private final EngineLocks<ZooKeeperLockHandle> held;
 
 	private final AtomicInteger waiting = new AtomicInteger();
 
@@ -113,11 +101,10 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	public ZooKeeperLockEngine(CuratorFramework client, String root, LockLostListener lostListener) {
 		this.client = Objects.requireNonNull(client, "client");
 		this.paths = new LockPaths(root);
-		this.lostLocks = new LostLocks(ZooKeeperLockEngine.class, this.statistics,
-				Objects.requireNonNull(lostListener, "lostListener"));
 		this.session = new SessionState(client, this::sessionLost);
-		this.watchdog = new LeaseWatchdog<>("distlock-zookeeper-watchdog", Integer.MAX_VALUE, this::confirm,
-				(failure) -> false, this::lost, this.statistics);
+		this.nodes = new HeldNodes(client, this.session, Objects.requireNonNull(lostListener, "lostListener"),
+				this.statistics);
+		this.held = this.nodes.locks();
 		client.getConnectionStateListenable().addListener(this.session);
 	}
 
@@ -212,17 +199,16 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 			long grantedAt) {
 		long leaseNanos = request.lease().toNanos();
 		long maxDeadline = (request.maxLease() != null) ? grantedAt + request.maxLease().toNanos() : Long.MAX_VALUE;
-		ZooKeeperLockHandle handle = new ZooKeeperLockHandle(this, request.name(), request.key(), node, token, session,
+		ZooKeeperLockHandle handle = new ZooKeeperLockHandle(this.nodes, request.name(), request.key(), node, token, session,
 				grantedAt,
 				request.initialLease().toNanos(), leaseNanos, request.autoRenew(), maxDeadline);
-		this.held.put(node, handle);
-		this.watchdog.watch(handle);
+		this.held.hold(handle);
 		// Set in the background, so a free lock costs no round trip more: a node deleted before the watch is in place
 		// answers NONODE, which is the same loss. The watch is a shortcut all the same; the watchdog's confirmations
 		// find a deletion anyway.
 		try {
 			this.client.checkExists()
-				.usingWatcher(new OwnNodeWatcher(node))
+				.usingWatcher(new OwnNodeWatcher(handle))
 				.inBackground((client, event) -> ownNodeChecked(handle, event))
 				.forPath(node);
 		}
@@ -234,240 +220,14 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 
 	private void ownNodeChecked(ZooKeeperLockHandle handle, CuratorEvent event) {
 		if (KeeperException.Code.get(event.getResultCode()) == KeeperException.Code.NONODE && handle.isHeld()) {
-			lost(handle, LostLock.Reason.NOT_OWNED);
-		}
-	}
-
-	boolean release(ZooKeeperLockHandle handle) {
-		if (!handle.beginRelease()) {
-			return false;
-		}
-		this.watchdog.unwatch(handle);
-		this.held.remove(handle.node, handle);
-		try {
-			deleteOwnNode(handle);
-			handle.markReleased();
-			return true;
-		}
-		catch (KeeperException.NoNodeException ex) {
-			handle.reporting.lock();
-			try {
-				if (handle.markLostAtRelease(LostLock.Reason.NOT_OWNED)) {
-					this.lostLocks.report(handle, LostLock.Reason.NOT_OWNED);
-				}
-			}
-			finally {
-				handle.reporting.unlock();
-			}
-			return false;
-		}
-		catch (Exception ex) {
-			handle.markReleased();
-			throw new LockStoreException(handle.name(), handle.key(), ex.getClass().getSimpleName(),
-					"Could not release " + handle + " in ZooKeeper; it is deleted in the background once the server"
-							+ " answers, and at the latest when the session ends",
-					ex);
-		}
-	}
-
-	/**
-	 * Deletes a holder's node, telling "it was already gone" (a loss) apart from "our delete went through but its
-	 * answer was lost". The first try is one request without Curator's retries: a missing node then was deleted by
-	 * someone else, and an expired session means the server removed the node with it. Should the connection drop
-	 * first, the server may have applied the delete and died or disconnected before answering; Curator then retries
-	 * until the server answers (and, should the caller give up, deletes in the background). A node missing by then
-	 * is this delete's own doing only if the session that created it is still the client's: nobody else deletes a
-	 * holder's node. If the session changed, the node went with the old one: a holder frozen (a stop, a long pause)
-	 * past the session timeout resumes, sends its delete into a connection the server has closed, and its retry
-	 * runs in a new session while another holder already has the lock. That is reported as a loss, also in the one
-	 * case it cannot be told from: a delete applied whose answer was lost and whose session then expired before the
-	 * client reconnected.
-	 * @throws KeeperException.NoNodeException when the node was gone before this delete
-	 */
-	private void deleteOwnNode(ZooKeeperLockHandle handle) throws Exception {
-		try {
-			this.client.getZookeeperClient().getZooKeeper().delete(handle.node, -1);
-		}
-		catch (KeeperException.SessionExpiredException ex) {
-			throw nodeGoneWithSession(handle);
-		}
-		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException ex) {
-			try {
-				this.client.delete().guaranteed().forPath(handle.node);
-			}
-			catch (KeeperException.SessionExpiredException expired) {
-				throw nodeGoneWithSession(handle);
-			}
-			catch (KeeperException.NoNodeException deletedBefore) {
-				if (currentSession() != handle.session) {
-					throw nodeGoneWithSession(handle);
-				}
-				logger.debug("The delete of " + handle.node + " was applied before its answer was lost");
-			}
-		}
-	}
-
-	private static KeeperException.NoNodeException nodeGoneWithSession(ZooKeeperLockHandle handle) {
-		return new KeeperException.NoNodeException(handle.node + " (its session 0x"
-				+ Long.toHexString(handle.session) + " ended before the release)");
-	}
-
-	/** The client's session now, or 0 while it has none. */
-	private long currentSession() {
-		try {
-			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			return 0;
-		}
-	}
-
-	/**
-	 * A loss found by another thread (the node's watch) marks the handle lost before it reports it, under the
-	 * handle's reporting lock: a caller told "not held" waits for that report, so the answer never overtakes it.
-	 */
-	private static void awaitLossReport(ZooKeeperLockHandle handle) {
-		if (handle.isLost()) {
-			handle.reporting.lock();
-			handle.reporting.unlock();
-		}
-	}
-
-	/**
-	 * Asks the server whether the node is still there. While the connection is suspended nothing is confirmed, and
-	 * the answer is false without a loss: the lock may still be ours, but the server may have ended the session.
-	 */
-	boolean verify(ZooKeeperLockHandle handle) {
-		if (!handle.isHeld() || !this.session.isConnected()) {
-			awaitLossReport(handle);
-			return false;
-		}
-		Stat stat;
-		try {
-			stat = this.client.checkExists().forPath(handle.node);
-		}
-		catch (Exception ex) {
-			// Unconfirmed; if it stays so, the lease deadline or the end of the session reports the loss.
-			return false;
-		}
-		if (stat != null) {
-			return true;
-		}
-		lost(handle, LostLock.Reason.NOT_OWNED);
-		return false;
-	}
-
-	/**
-	 * Moves the lease deadline on after one round trip that finds the node: the node itself needs nothing, as it
-	 * lives as long as the session. An unreachable server extends nothing and loses nothing.
-	 */
-	boolean extend(ZooKeeperLockHandle handle, Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl");
-		if (ttl.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("ttl must be at least 1ms: " + ttl);
-		}
-		if (!handle.isHeld() || !this.session.isConnected()) {
-			awaitLossReport(handle);
-			return false;
-		}
-		long sentAt = System.nanoTime();
-		long ttlMillis = handle.ttlMillisFrom(sentAt, ttl.toNanos());
-		if (ttlMillis < 1) {
-			return false;
-		}
-		Stat stat;
-		try {
-			stat = this.client.checkExists().forPath(handle.node);
-		}
-		catch (Exception ex) {
-			return false;
-		}
-		if (stat == null) {
-			lost(handle, LostLock.Reason.NOT_OWNED);
-			return false;
-		}
-		// Confirmed after the lease ran out, it extends nothing: the lock is lost at its deadline.
-		return handle.extended(sentAt, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-	}
-
-	/**
-	 * The watchdog's renewal: one existence check per lock, all sent before any answer is awaited. A suspended
-	 * connection fails at once, so that the lease deadline, not Curator's retries, decides.
-	 */
-	private CompletionStage<List<Boolean>> confirm(List<ZooKeeperLockHandle> handles, List<Long> ttlMillis) {
-		if (!this.session.isConnected()) {
-			return CompletableFuture.failedFuture(new KeeperException.ConnectionLossException());
-		}
-		List<CompletableFuture<Boolean>> answers = new ArrayList<>(handles.size());
-		for (ZooKeeperLockHandle handle : handles) {
-			CompletableFuture<Boolean> answer = new CompletableFuture<>();
-			answers.add(answer);
-			try {
-				this.client.checkExists()
-					.inBackground((client, event) -> answer(answer, event))
-					.forPath(handle.node);
-			}
-			catch (Exception ex) {
-				answer.completeExceptionally(ex);
-			}
-		}
-		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-			.orTimeout(CONFIRMATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
-	}
-
-	private static void answer(CompletableFuture<Boolean> answer, CuratorEvent event) {
-		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-		if (code == KeeperException.Code.OK) {
-			answer.complete(true);
-		}
-		else if (code == KeeperException.Code.NONODE) {
-			answer.complete(false);
-		}
-		else {
-			answer.completeExceptionally(KeeperException.create(code, event.getPath()));
+			this.held.lost(handle, LostLock.Reason.NOT_OWNED);
 		}
 	}
 
 	/** The session ended: the server drops (or has dropped) every node it had, so every held lock is lost. */
 	private void sessionLost() {
-		for (ZooKeeperLockHandle handle : this.held.values()) {
-			lost(handle, LostLock.Reason.NOT_OWNED);
-		}
-	}
-
-	/**
-	 * A loss found by a watch, a confirmation, a check, the lease deadline or the end of the session: reported once,
-	 * and only while the owner has not begun to release. A caller that finds the loss already being reported by
-	 * another thread waits for that report, so a check that answers "lost" has always been reported. The node is deleted (it is still there when the lease ran
-	 * out) so that the next waiter gets the lock; the name is unique, so this never touches another holder's node.
-	 */
-	private void lost(ZooKeeperLockHandle handle, LostLock.Reason reason) {
-		this.watchdog.unwatch(handle);
-		this.held.remove(handle.node, handle);
-		handle.reporting.lock();
-		try {
-			if (handle.markLost(reason)) {
-				// The holder is told before the node goes: its deletion hands the lock to the next waiter, who must not
-				// enter while the holder's listeners have not heard (as the etcd engine was found doing, the torture
-				// run's OVERLAP_UNREPORTED).
-				this.lostLocks.report(handle, reason);
-				if (reason != LostLock.Reason.NOT_OWNED) {
-					deleteQuietly(handle.node);
-				}
-			}
-		}
-		finally {
-			handle.reporting.unlock();
-		}
-	}
-
-	private void deleteQuietly(String node) {
-		try {
-			this.client.delete().quietly().guaranteed().inBackground().forPath(node);
-		}
-		catch (Exception ex) {
-			// Only a closed client refuses; its session's end removes the node.
+		for (ZooKeeperLockHandle handle : this.held.all()) {
+			this.held.lost(handle, LostLock.Reason.NOT_OWNED);
 		}
 	}
 
@@ -524,7 +284,7 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 		long start = System.nanoTime();
 		CompletableFuture<Boolean> answer = new CompletableFuture<>();
 		try {
-			this.client.checkExists().inBackground((client, event) -> answer(answer, event)).forPath("/");
+			this.client.checkExists().inBackground((client, event) -> HeldNodes.answer(answer, event)).forPath("/");
 			answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
@@ -552,29 +312,13 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	}
 
 	@Override
-	public int heldCount() {
-		return this.held.size();
+	protected EngineLocks<?> engineLocks() {
+		return this.held;
 	}
 
 	@Override
 	public int waitingCount() {
 		return this.waiting.get();
-	}
-
-	@Override
-	public Duration renewalLag() {
-		return this.watchdog.renewalLag();
-	}
-
-	@Override
-	public LockEngineStatistics statistics() {
-		return this.statistics;
-	}
-
-	@Override
-	public List<HeldLockView> heldLocks() {
-		long now = System.nanoTime();
-		return this.held.values().stream().map((handle) -> handle.view(handle.node, now)).toList();
 	}
 
 	/**
@@ -583,17 +327,17 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 	 */
 	@Override
 	public void close() {
-		this.watchdog.close();
+		this.held.close();
 		this.client.getConnectionStateListenable().removeListener(this.session);
 	}
 
 	/** Reports the lock lost when its own node is deleted by anyone but its owner. */
 	private final class OwnNodeWatcher implements CuratorWatcher {
 
-		private final String node;
+		private final ZooKeeperLockHandle handle;
 
-		OwnNodeWatcher(String node) {
-			this.node = node;
+		OwnNodeWatcher(ZooKeeperLockHandle handle) {
+			this.handle = handle;
 		}
 
 		@Override
@@ -602,9 +346,8 @@ public final class ZooKeeperLockEngine implements ObservableLockEngine, Checkabl
 				// Connection events: the watch stays registered, and the session's own listener handles them.
 				return;
 			}
-			ZooKeeperLockHandle handle = ZooKeeperLockEngine.this.held.get(this.node);
-			if (handle != null) {
-				lost(handle, LostLock.Reason.NOT_OWNED);
+			if (this.handle.isHeld()) {
+				ZooKeeperLockEngine.this.held.lost(this.handle, LostLock.Reason.NOT_OWNED);
 			}
 		}
 

@@ -1,7 +1,6 @@
 package io.github.distlock.zookeeper;
 
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.distlock.engine.support.LeasedLockHandle;
 
@@ -10,7 +9,7 @@ import io.github.distlock.engine.support.LeasedLockHandle;
  */
 final class ZooKeeperLockHandle extends LeasedLockHandle {
 
-	private final ZooKeeperLockEngine engine;
+	private final HeldNodes nodes;
 
 	/** The full path of this acquisition's node. */
 	final String node;
@@ -18,34 +17,28 @@ final class ZooKeeperLockHandle extends LeasedLockHandle {
 	/** The session that created the node (its ephemeral owner): the node lives as long as that session. */
 	final long session;
 
-	/**
-	 * Held while a loss is recorded and reported, so that every thread that finds the loss (the node's watch, a
-	 * check, an extension, the release) returns only once it has been reported, whichever of them reports it.
-	 */
-	final ReentrantLock reporting = new ReentrantLock();
-
-	ZooKeeperLockHandle(ZooKeeperLockEngine engine, String name, String key, String node, long token,
+	ZooKeeperLockHandle(HeldNodes nodes, String name, String key, String node, long token,
 			long session, long acquiredAtNanos, long initialLeaseNanos, long leaseNanos, boolean renewable,
 			long maxDeadlineNanos) {
 		super(name, key, token, acquiredAtNanos, initialLeaseNanos, leaseNanos, renewable, maxDeadlineNanos);
-		this.engine = engine;
+		this.nodes = nodes;
 		this.node = node;
 		this.session = session;
 	}
 
 	@Override
 	protected boolean verifyInStore() {
-		return this.engine.verify(this);
+		return this.nodes.verify(this);
 	}
 
 	@Override
 	public boolean release() {
-		return this.engine.release(this);
+		return this.nodes.release(this);
 	}
 
 	@Override
 	public boolean extend(Duration ttl) {
-		return this.engine.extend(this, ttl);
+		return this.nodes.extend(this, ttl);
 	}
 
 }

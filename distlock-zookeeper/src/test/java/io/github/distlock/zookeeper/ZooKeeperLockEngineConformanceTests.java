@@ -13,8 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 
 import io.github.distlock.LockLostListener;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.testsupport.AbstractLockEngineConformanceTests;
-import io.github.distlock.testsupport.HandOverAfterLossConformance;
+import io.github.distlock.conformance.AbstractLockEngineConformanceTests;
+import io.github.distlock.conformance.HandOverAfterLossConformance;
 
 /**
  * The engine conformance suite on a ZooKeeper server in the test JVM, each engine with a client (and so a session)

@@ -27,7 +27,7 @@ import io.github.distlock.LockStoreException;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.testsupport.StallLosses;
+import io.github.distlock.conformance.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

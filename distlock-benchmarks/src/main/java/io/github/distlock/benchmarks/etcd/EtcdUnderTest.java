@@ -12,7 +12,7 @@ import java.util.function.Function;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
-import io.github.distlock.etcd.TestEtcd;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 import io.github.distlock.benchmarks.lockserver.LockServer;
 import io.github.distlock.benchmarks.lockserver.ServerCounters;
 import io.github.distlock.benchmarks.lockserver.SystemLock;

@@ -22,7 +22,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
-import io.github.distlock.test.PrivateDatabase;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * The database lock benchmark: distlock's JDBC engine, Spring Integration's {@code JdbcLockRegistry} and ShedLock's

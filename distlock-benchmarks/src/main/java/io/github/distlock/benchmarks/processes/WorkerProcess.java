@@ -11,7 +11,7 @@ import java.util.jar.JarFile;
 
 import io.github.distlock.benchmarks.BenchmarkMain;
 import io.github.distlock.benchmarks.systems.LockSettings;
-import io.github.distlock.process.JavaProcess;
+import io.github.distlock.fixtures.JavaProcess;
 
 /**
  * The harness's side of a {@link ContendedWorker}: a JVM started from the same code (the executable jar, or the

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * Records, through Redis' MONITOR, exactly which commands an action made Redis run, telling the ones a client sent

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The one redis-server every system is measured against: a local process on 127.0.0.1 and a free port, with

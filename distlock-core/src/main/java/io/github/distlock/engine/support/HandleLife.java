@@ -3,6 +3,7 @@ package io.github.distlock.engine.support;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +16,9 @@ import io.github.distlock.LostLock;
  * A handle leaves the held state before its release is sent, so an answer about it that arrives while the release is
  * on its way cannot be taken for a loss: only a held handle can become lost, apart from a release that itself finds
  * the lock taken.
+ * <p>
+ * A loss is marked and reported under the handle's reporting lock ({@link #lose}), so that any other thread that
+ * finds the lock lost can wait for the report ({@link #awaitLossReport()}): an answer "not held" never overtakes it.
  */
 public final class HandleLife {
 
@@ -27,6 +31,9 @@ public final class HandleLife {
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private final List<Runnable> lossActions = new CopyOnWriteArrayList<>();
+
+	/** Held while a loss is marked and reported. */
+	private final ReentrantLock reporting = new ReentrantLock();
 
 	/** Set once, by the thread that moved the state to LOST, just after it did. */
 	private volatile LostLock.@Nullable Reason lossReason;
@@ -50,7 +57,7 @@ public final class HandleLife {
 	}
 
 	/** Runs the action once if the lock is lost while held; at once if it already is. */
-	public void onLost(Runnable action) {
+	public void whenLost(Runnable action) {
 		this.lossActions.add(action);
 		if (isLost() && this.lossActions.remove(action)) {
 			action.run();
@@ -58,12 +65,24 @@ public final class HandleLife {
 	}
 
 	/**
-	 * Moves a held handle to lost and runs its loss actions. A handle its owner is releasing or has released is left
-	 * alone: whatever the store says of it now is the release's doing.
+	 * Moves a held handle to lost, runs its loss actions and then {@code report}, all under the reporting lock. A
+	 * handle its owner is releasing or has released is left alone: whatever the store says of it now is the
+	 * release's doing.
 	 * @return whether this call did so (so the loss is reported once)
 	 */
-	public boolean markLost(LostLock.Reason reason) {
-		return moveToLost(State.HELD, reason);
+	public boolean lose(LostLock.Reason reason, Runnable report) {
+		return moveToLost(State.HELD, reason, report);
+	}
+
+	/**
+	 * Waits, if the lock is lost, until its loss has been reported (by whichever thread found it): a caller about to
+	 * answer "not held" does not answer before the application has heard.
+	 */
+	public void awaitLossReport() {
+		if (isLost()) {
+			this.reporting.lock();
+			this.reporting.unlock();
+		}
 	}
 
 	/**
@@ -80,24 +99,32 @@ public final class HandleLife {
 	}
 
 	/**
-	 * The release found the lock no longer this holder's: it was lost before the release, while the work ran.
+	 * The release found the lock no longer this holder's: it was lost before the release, while the work ran. Marked
+	 * and reported as {@link #lose} does.
 	 * @return whether this call moved the handle to lost
 	 */
-	public boolean markLostAtRelease(LostLock.Reason reason) {
-		return moveToLost(State.RELEASING, reason);
+	public boolean loseAtRelease(LostLock.Reason reason, Runnable report) {
+		return moveToLost(State.RELEASING, reason, report);
 	}
 
-	private boolean moveToLost(State from, LostLock.Reason reason) {
-		if (!this.state.compareAndSet(from, State.LOST)) {
-			return false;
-		}
-		this.lossReason = reason;
-		for (Runnable action : this.lossActions) {
-			if (this.lossActions.remove(action)) {
-				action.run();
+	private boolean moveToLost(State from, LostLock.Reason reason, Runnable report) {
+		this.reporting.lock();
+		try {
+			if (!this.state.compareAndSet(from, State.LOST)) {
+				return false;
 			}
+			this.lossReason = reason;
+			for (Runnable action : this.lossActions) {
+				if (this.lossActions.remove(action)) {
+					action.run();
+				}
+			}
+			report.run();
+			return true;
 		}
-		return true;
+		finally {
+			this.reporting.unlock();
+		}
 	}
 
 }

@@ -112,7 +112,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	public void watch(H handle) {
 		handle.leaseRunOut = () -> leaseRanOut(handle);
 		this.watched.add(handle);
-		wakeBy(nextAttention(handle));
+		wakeBy(RenewalTimes.nextAttention(handle));
 	}
 
 	/** Stops renewing a lock: its owner releases it, or it was found lost. */
@@ -140,7 +140,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		long lag = 0;
 		for (H handle : this.watched) {
 			if (!handle.renewalEnded()) {
-				lag = Math.max(lag, now - (handle.renewedAtNanos + handle.leaseNanos() / 3));
+				lag = Math.max(lag, now - RenewalTimes.renewAt(handle));
 			}
 		}
 		return lag;
@@ -178,8 +178,8 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 				// Not sent again before its renewal's answer comes (which asks for the next look then).
 				continue;
 			}
-			else if (renewable(handle, now)) {
-				(renewalDue(handle, now) ? due : early).add(handle);
+			else if (RenewalTimes.renewable(handle, now)) {
+				(RenewalTimes.renewalDue(handle, now) ? due : early).add(handle);
 			}
 		}
 		if (!due.isEmpty()) {
@@ -199,7 +199,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 		for (H handle : handles) {
 			if (this.watched.contains(handle)) {
 				next = Math.min(next, this.awaitingAnswer.contains(handle) ? handle.leaseDeadlineNanos()
-						: nextAttention(handle));
+						: RenewalTimes.nextAttention(handle));
 			}
 		}
 		if (next != Long.MAX_VALUE) {
@@ -216,20 +216,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 			return;
 		}
 		this.watched.remove(handle);
-		this.lossReporter.lost(handle, runOutReason(handle));
-	}
-
-	/**
-	 * Why a lease ran out: by design (not to be renewed, or at {@code maxLease}); else nothing confirmed it in time,
-	 * the store refusing the last renewal or not answering it, or the holder not reaching the store at all (its
-	 * process paused, its CPU starved). Not {@code NOT_OWNED}, which would tell the engine the store no longer has
-	 * the lock: on ZooKeeper and etcd it still does, and the engine must remove it.
-	 */
-	private static LostLock.Reason runOutReason(LeasedLockHandle handle) {
-		if (handle.renewalEnded()) {
-			return LostLock.Reason.LEASE_EXPIRED;
-		}
-		return handle.renewalRefused ? LostLock.Reason.STORE_REFUSED : LostLock.Reason.STORE_UNREACHABLE;
+		this.lossReporter.lost(handle, RenewalTimes.runOutReason(handle));
 	}
 
 	/**
@@ -238,27 +225,11 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	 */
 	private void renew(List<H> due) {
 		long sentAt = System.nanoTime();
-		List<Batch> batches = new ArrayList<>();
-		Batch batch = new Batch();
-		for (H handle : due) {
-			long ttl = handle.ttlMillisFrom(sentAt, handle.leaseNanos());
-			if (ttl < 1) {
-				continue;
-			}
-			if (batch.handles.size() == this.batchSize) {
-				batches.add(batch);
-				batch = new Batch();
-			}
-			batch.handles.add(handle);
-			batch.ttls.add(ttl);
-		}
-		if (!batch.handles.isEmpty()) {
-			batches.add(batch);
-		}
+		List<RenewalBatch<H>> batches = RenewalBatch.split(due, this.batchSize, sentAt);
 		if (batches.isEmpty()) {
 			return;
 		}
-		for (Batch sent : batches) {
+		for (RenewalBatch<H> sent : batches) {
 			this.awaitingAnswer.addAll(sent.handles);
 			List<AnswerPart> parts;
 			try {
@@ -294,7 +265,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	 * Moves the deadline of every lock the store says it renewed, unless that lease already ran out.
 	 * @return for each position, whether the lock was renewed in time; null where the store says it is not ours
 	 */
-	private List<@Nullable Boolean> confirm(Batch batch, List<Integer> positions, long sentAt, List<Boolean> renewed) {
+	private List<@Nullable Boolean> confirm(RenewalBatch<H> batch, List<Integer> positions, long sentAt, List<Boolean> renewed) {
 		List<@Nullable Boolean> inTime = new ArrayList<>(positions.size());
 		for (int i = 0; i < positions.size(); i++) {
 			int position = positions.get(i);
@@ -306,7 +277,7 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 	}
 
 	/** What follows from an answer: counts, the next attempt, and the losses it shows; on the watchdog's thread. */
-	private void settle(Batch batch, List<Integer> positions, @Nullable List<@Nullable Boolean> inTime,
+	private void settle(RenewalBatch<H> batch, List<Integer> positions, @Nullable List<@Nullable Boolean> inTime,
 			@Nullable Throwable failure) {
 		List<H> handles = new ArrayList<>(positions.size());
 		for (int position : positions) {
@@ -357,38 +328,6 @@ public final class LeaseWatchdog<H extends LeasedLockHandle> implements AutoClos
 
 	private static <H extends LeasedLockHandle> PartedRenewer<H> wholeAnswer(Renewer<H> renewer) {
 		return (handles, ttlMillis) -> List.of(new AnswerPart(allOf(handles), renewer.renew(handles, ttlMillis)));
-	}
-
-	/** Locks renewed by one call to the store, with the time to live each gets in milliseconds. */
-	private final class Batch {
-
-		final List<H> handles = new ArrayList<>();
-
-		final List<Long> ttls = new ArrayList<>();
-
-	}
-
-	/** Whether a renewal may be sent now: not waiting to retry a failed one, and not yet at its longest lease. */
-	private static boolean renewable(LeasedLockHandle handle, long now) {
-		return now - handle.retryAtNanos >= 0 && !handle.renewalEnded();
-	}
-
-	/**
-	 * Whether a lock must be renewed on this tick. A sixth of the lease rather than a third, so that a wake-up a
-	 * little early (the scheduler's granularity) still renews it instead of scheduling another tick.
-	 */
-	private static boolean renewalDue(LeasedLockHandle handle, long now) {
-		return now - (handle.renewedAtNanos + handle.leaseNanos() / 6) >= 0;
-	}
-
-	/** When the watchdog must next look at this lock: its renewal time, or its lease deadline. */
-	private static long nextAttention(LeasedLockHandle handle) {
-		long deadline = handle.leaseDeadlineNanos();
-		if (handle.renewalEnded()) {
-			return deadline;
-		}
-		long renewAt = Math.max(handle.renewedAtNanos + handle.leaseNanos() / 3, handle.retryAtNanos);
-		return (renewAt - deadline < 0) ? renewAt : deadline;
 	}
 
 	@Override

@@ -167,8 +167,8 @@ public abstract class LeasedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public final void onLost(Runnable action) {
-		this.life.onLost(action);
+	public final void whenLost(Runnable action) {
+		this.life.whenLost(action);
 	}
 
 	/** The lease each renewal gives, in nanoseconds. */
@@ -252,12 +252,14 @@ public abstract class LeasedLockHandle implements LockHandle {
 		return true;
 	}
 
-	/**
-	 * Moves a held handle to lost and runs its loss actions (see {@link HandleLife#markLost}).
-	 * @return whether this call did so (so the loss is reported once)
-	 */
-	public final boolean markLost(LostLock.Reason reason) {
-		return this.life.markLost(reason);
+	/** Marks the lock lost and reports it, once (see {@link HandleLife#lose}); {@link EngineLocks} decides when. */
+	final boolean lose(LostLock.Reason reason, Runnable report) {
+		return this.life.lose(reason, report);
+	}
+
+	/** Waits, if the lock is lost, until its loss has been reported (see {@link HandleLife#awaitLossReport()}). */
+	final void awaitLossReport() {
+		this.life.awaitLossReport();
 	}
 
 	/**
@@ -271,17 +273,14 @@ public abstract class LeasedLockHandle implements LockHandle {
 		return this.life.beginRelease();
 	}
 
-	/** The release went through. */
+	/** The release went through (or ended without telling, and the lock expires by itself). */
 	public final void markReleased() {
 		this.life.markReleased();
 	}
 
-	/**
-	 * The release found the lock no longer this holder's: it was lost before the release, while the work ran.
-	 * @return whether this call moved the handle to lost
-	 */
-	public final boolean markLostAtRelease(LostLock.Reason reason) {
-		return this.life.markLostAtRelease(reason);
+	/** The release found the lock lost before it (see {@link HandleLife#loseAtRelease}); {@link EngineLocks} tells. */
+	final boolean loseAtRelease(LostLock.Reason reason, Runnable report) {
+		return this.life.loseAtRelease(reason, report);
 	}
 
 	/** A snapshot for operators, with the holder id the store keeps. */

@@ -226,10 +226,10 @@ class LeaseWatchdogTests {
 	private LeaseWatchdog<TestHandle> watchdog(LeaseWatchdog.PartedRenewer<TestHandle> renewer) {
 		LeaseWatchdog<TestHandle> watchdog = LeaseWatchdog.answeredInParts("test-watchdog", 100, renewer,
 				(failure) -> false, (handle, reason) -> {
-					if (handle.markLost(reason)) {
+					handle.lose(reason, () -> {
 						this.reportedAt.set(System.nanoTime());
 						this.losses.add(reason);
-					}
+					});
 				}, this.statistics);
 		this.watchdogs.add(watchdog);
 		return watchdog;

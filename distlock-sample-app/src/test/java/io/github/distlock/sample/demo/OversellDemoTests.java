@@ -11,7 +11,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.sample.SampleApplication;
-import io.github.distlock.test.RedisExtension;
+import io.github.distlock.fixtures.redis.RedisExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

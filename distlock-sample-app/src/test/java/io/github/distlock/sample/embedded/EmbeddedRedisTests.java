@@ -17,8 +17,8 @@ import org.springframework.context.support.GenericApplicationContext;
 import io.github.distlock.sample.SampleApplication;
 import io.github.distlock.sample.shop.Purchase;
 import io.github.distlock.sample.shop.StockService;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

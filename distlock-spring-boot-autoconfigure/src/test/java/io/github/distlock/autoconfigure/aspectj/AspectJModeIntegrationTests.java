@@ -23,8 +23,8 @@ import io.github.distlock.LockSpec;
 import io.github.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.github.distlock.autoconfigure.RedisLockEngineAutoConfiguration;
 import io.github.distlock.autoconfigure.unwoven.Invoices;
-import io.github.distlock.test.RedisExtension;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
+import io.github.distlock.architecture.BomTests;
 import io.github.distlock.autoconfigure.docs.DocPages.Row;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +56,7 @@ class ExceptionsDocTests {
 		assertThat(problems).as("the exceptions table of " + PAGE).isEmpty();
 	}
 
-	/** The simple names of the public exceptions under io.github.distlock, from main classes only. */
+	/** The simple names of the public exceptions under io.github.distlock, from the library's main classes only. */
 	static Set<String> publicExceptions() throws IOException, ClassNotFoundException {
 		ClassLoader loader = ExceptionsDocTests.class.getClassLoader();
 		Set<String> names = new TreeSet<>();
@@ -67,7 +68,9 @@ class ExceptionsDocTests {
 			}
 			String path = location.substring(location.lastIndexOf("io/github/distlock/"));
 			String className = path.substring(0, path.length() - ".class".length()).replace('/', '.');
-			if (className.endsWith("package-info") || className.endsWith("module-info")) {
+			if (className.endsWith("package-info") || className.endsWith("module-info")
+					|| className.startsWith("io.github.distlock.fixtures.")) {
+				// The fixtures are the servers distlock's own tests start: not published, nothing a user catches.
 				continue;
 			}
 			Class<?> type;
@@ -85,20 +88,18 @@ class ExceptionsDocTests {
 		return names;
 	}
 
-	/** Modules that are no library: nothing an application depends on. */
-	private static final Set<String> NOT_LIBRARIES = Set.of("distlock-sample-app", "distlock-benchmarks",
-			"distlock-torture");
-
 	private static final Pattern PUBLIC_EXCEPTION = Pattern
 		.compile("^public\\s+(?:final\\s+|abstract\\s+)*class\\s+(\\w+(?:Exception|Error))\\b", Pattern.MULTILINE);
 
 	/** The public top-level exception classes in the main sources of every library module, by their names. */
-	static Set<String> publicExceptionSources() throws IOException {
+	static Set<String> publicExceptionSources() throws Exception {
 		Set<String> names = new TreeSet<>();
 		Path root = DocPages.root();
+		// The published modules, the ones an application depends on.
+		List<String> libraries = BomTests.libraryModules();
 		try (Stream<Path> modules = Files.list(root)) {
 			for (Path module : modules.filter((dir) -> dir.getFileName().toString().startsWith("distlock-"))
-				.filter((dir) -> !NOT_LIBRARIES.contains(dir.getFileName().toString()))
+				.filter((dir) -> libraries.contains(dir.getFileName().toString()))
 				.toList()) {
 				Path sources = module.resolve("src/main/java/io/github/distlock");
 				if (!Files.isDirectory(sources)) {

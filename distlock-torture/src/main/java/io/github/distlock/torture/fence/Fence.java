@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The fenced resource's protocol, shared by the workers that write to it and the harness that reads its log. It

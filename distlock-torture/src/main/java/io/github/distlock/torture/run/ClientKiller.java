@@ -3,7 +3,7 @@ package io.github.distlock.torture.run;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * Kills the workers' connections to the lock server, and only theirs. Each worker names its connections

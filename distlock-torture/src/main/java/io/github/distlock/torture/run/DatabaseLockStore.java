@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 interface DatabaseLockStore extends AutoCloseable {
 
 	/** A private database on the machine's server of this kind, with the lock table created. */
-	static DatabaseLockStore open(LockStore store) {
+	static DatabaseLockStore open(StoreKind store) {
 		return switch (store) {
 			case POSTGRESQL -> new PostgresLockStore();
 			case MARIADB -> new MariaDbLockStore();

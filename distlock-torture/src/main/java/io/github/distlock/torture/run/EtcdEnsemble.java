@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.maintenance.StatusResponse;
 
-import io.github.distlock.etcd.TestEtcd;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * The leader of a test fixture's etcd cluster, found and killed. The leader is what the members' status

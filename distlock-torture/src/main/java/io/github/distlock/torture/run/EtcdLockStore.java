@@ -10,7 +10,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.options.GetOption;
 
 import io.github.distlock.etcd.EtcdLockEngine;
-import io.github.distlock.etcd.TestEtcd;
+import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
  * The etcd engine's lock store for a run: an etcd of the run's own, one member or a cluster of three (processes of the

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.test.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.torture.history.HistoryLine;
 import io.github.distlock.torture.history.HistoryWriter;
 

@@ -131,7 +131,7 @@ public enum FaultKind {
 	LEADER_KILL;
 
 	/** The faults the lock store of a run can undergo, besides those of the workers. */
-	static List<FaultKind> forStore(LockStore store) {
+	static List<FaultKind> forStore(StoreKind store) {
 		List<FaultKind> kinds = new ArrayList<>(List.of(WORKER_PAUSE, WORKER_KILL, WORKER_STARVE));
 		kinds.addAll(switch (store) {
 			case REDIS -> List.of(REDIS_PAUSE, REDIS_RESTART, CLIENT_KILL_NORMAL, CLIENT_KILL_PUBSUB);

@@ -90,8 +90,8 @@ record FaultPlan(List<Planned> faults) {
 	 * about a second (the first short runs of 2026-11-27: 2.2–2.3 s in all); a ZooKeeper member is a JVM that starts
 	 * in 2–3 s on this machine, after an election of 0.5–1.9 s (2.8–4.5 s in all). With a margin.
 	 */
-	private static Duration leaderKillRecovery(LockStore store) {
-		return (store == LockStore.ZOOKEEPER_ENSEMBLE) ? Duration.ofSeconds(6) : Duration.ofSeconds(3);
+	private static Duration leaderKillRecovery(StoreKind store) {
+		return (store == StoreKind.ZOOKEEPER_ENSEMBLE) ? Duration.ofSeconds(6) : Duration.ofSeconds(3);
 	}
 
 	private static long duration(FaultKind kind, TortureSettings settings) {

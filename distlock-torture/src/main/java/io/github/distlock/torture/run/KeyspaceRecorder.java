@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.torture.history.HistoryLine;
 import io.github.distlock.torture.history.HistoryWriter;
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.distlock.test.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.torture.check.RunRecordsReader;
 
 /**

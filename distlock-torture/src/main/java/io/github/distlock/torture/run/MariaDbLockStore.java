@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.distlock.test.PrivateDatabase;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * A private database on the machine's MariaDB. The workers log in as a user of their own, created for the run, which

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.distlock.jdbc.JdbcLockEngine;
-import io.github.distlock.test.PrivateDatabase;
+import io.github.distlock.fixtures.jdbc.PrivateDatabase;
 
 /**
  * A private database on the machine's PostgreSQL. The workers' sessions are told apart by their application name;

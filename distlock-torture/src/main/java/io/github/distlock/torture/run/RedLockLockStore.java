@@ -8,9 +8,9 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The RedLock engine's lock store: five independent redis-server masters, and the faults a RedLock is meant to

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RespClient;
-import io.github.distlock.test.SentinelRedis;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RespClient;
+import io.github.distlock.fixtures.redis.SentinelRedis;
 
 /**
  * The Redis engine's lock store behind Sentinel: a master, a replica and three sentinels, started by distlock-redis's

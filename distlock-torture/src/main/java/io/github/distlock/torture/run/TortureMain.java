@@ -27,7 +27,7 @@ public final class TortureMain {
 		String kind = "long";
 		long seed = System.nanoTime() % 100_000;
 		Path dir = null;
-		LockStore store = LockStore.REDIS;
+		StoreKind store = StoreKind.REDIS;
 		boolean noReplicaAck = false;
 		for (String arg : args) {
 			if (arg.equals("--short") || arg.equals("--long") || arg.equals("--negative")) {
@@ -37,7 +37,7 @@ public final class TortureMain {
 				seed = Long.parseLong(arg.substring(7));
 			}
 			else if (arg.startsWith("--store=")) {
-				store = LockStore.valueOf(arg.substring(8).toUpperCase(Locale.ROOT).replace('-', '_'));
+				store = StoreKind.valueOf(arg.substring(8).toUpperCase(Locale.ROOT).replace('-', '_'));
 			}
 			else if (arg.startsWith("--dir=")) {
 				dir = Path.of(arg.substring(6));

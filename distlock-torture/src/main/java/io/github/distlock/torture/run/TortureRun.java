@@ -12,9 +12,9 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.test.RedisProcess;
-import io.github.distlock.test.RedisServers;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RedisProcess;
+import io.github.distlock.fixtures.redis.RedisServers;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.torture.check.CheckReport;
 import io.github.distlock.torture.check.RunRecordsReader;
 import io.github.distlock.torture.check.TortureChecker;

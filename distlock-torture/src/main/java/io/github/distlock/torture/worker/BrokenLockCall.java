@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
 import io.github.distlock.torture.check.RunRecordsReader;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The negative control: a lock as it is often written by hand, a GET to see that the key is free followed by a SET,

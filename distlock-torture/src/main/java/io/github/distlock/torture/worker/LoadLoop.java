@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockLostException;
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * The worker's load: threads that call the locked section on random hot keys until a deadline, and record how each

@@ -1,6 +1,6 @@
 package io.github.distlock.torture.worker;
 
-import io.github.distlock.test.RespClient;
+import io.github.distlock.fixtures.redis.RespClient;
 
 /**
  * One call of a worker thread: what it asks for, and what happened inside the critical section. Carried into the

@@ -25,13 +25,13 @@ class EnsembleTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onAnEtcdClusterMutualExclusionHoldsAndALeaderKillCostsNoLockItDidNotPutAtRisk() throws Exception {
-		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(LockStore.ETCD_CLUSTER), "etcd");
+		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(StoreKind.ETCD_CLUSTER), "etcd");
 	}
 
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onAZooKeeperEnsembleMutualExclusionHoldsAndALeaderKillCostsNoLockItDidNotPutAtRisk() throws Exception {
-		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(LockStore.ZOOKEEPER_ENSEMBLE), "zookeeper");
+		assertLeaderKilledAndBack(ShortTortureRunTests.runAndCheck(StoreKind.ZOOKEEPER_ENSEMBLE), "zookeeper");
 	}
 
 	/** Every fault struck, the leader kill among them, and it ended with a new leader and the killed member back. */

@@ -37,7 +37,7 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onRedisMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.REDIS);
+		RunRecords records = runAndCheck(StoreKind.REDIS);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
 					"client_kill_normal", "client_kill_pubsub");
@@ -48,7 +48,7 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onARedisClusterMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.REDIS_CLUSTER);
+		RunRecords records = runAndCheck(StoreKind.REDIS_CLUSTER);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_kill",
 					"client_kill_normal", "client_kill_pubsub", "slot_migrate", "cluster_failover");
@@ -58,7 +58,7 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void behindSentinelMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.REDIS_SENTINEL);
+		RunRecords records = runAndCheck(StoreKind.REDIS_SENTINEL);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause",
 					"client_kill_normal", "client_kill_pubsub", "sentinel_failover");
@@ -68,7 +68,7 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onARedLockMutualExclusionHoldsAndAMinorityOfMastersDownCostsNoLock() throws Exception {
-		RunRecords records = runAndCheck(LockStore.REDLOCK);
+		RunRecords records = runAndCheck(StoreKind.REDLOCK);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
 					"client_kill_normal");
@@ -78,7 +78,7 @@ class ShortTortureRunTests {
 	@ParameterizedTest(name = "on {0}")
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
-	void onADatabaseMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff(LockStore store) throws Exception {
+	void onADatabaseMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff(StoreKind store) throws Exception {
 		RunRecords records = runAndCheck(store);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "db_stall",
@@ -89,7 +89,7 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onZooKeeperMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.ZOOKEEPER);
+		RunRecords records = runAndCheck(StoreKind.ZOOKEEPER);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "zk_pause", "zk_restart");
 		assertThat(records.lossReports()).as("locks lost to a stalled ZooKeeper or a paused holder").isNotEmpty();
@@ -98,14 +98,14 @@ class ShortTortureRunTests {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void onEtcdMutualExclusionHoldsAndEveryFaultIsDetectedOrFencedOff() throws Exception {
-		RunRecords records = runAndCheck(LockStore.ETCD);
+		RunRecords records = runAndCheck(StoreKind.ETCD);
 		assertThat(records.faults()).extracting(FaultRecord::kind)
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "etcd_pause", "etcd_restart");
 		assertThat(records.lossReports()).as("locks lost to a stalled etcd or a paused holder").isNotEmpty();
 	}
 
 	/** One short run on the store, checked: no violation, and the load ran (the ensemble runs check theirs so too). */
-	static RunRecords runAndCheck(LockStore store) throws Exception {
+	static RunRecords runAndCheck(StoreKind store) throws Exception {
 		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed(), store);
 		Path dir = RunDirectories.forRun(settings.name());
 		CheckReport report = TortureRun.run(settings, dir);
