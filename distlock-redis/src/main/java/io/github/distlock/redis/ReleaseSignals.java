@@ -6,6 +6,8 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.listener.MessageListener;
+import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.codec.StringCodec;
 
 /**
@@ -23,6 +25,14 @@ import org.redisson.client.codec.StringCodec;
  * the engine where shard channels would cost one per waited-for lock, and Redis 6 keeps working.
  */
 final class ReleaseSignals implements ReleaseAnnouncements {
+
+	/**
+	 * How often a subscription is tried as the engine starts. SUBSCRIBE's answer is bounded by the client's timeout;
+	 * one that comes late (a starved machine, a server busy saving) is no reason to fail an application's start, so
+	 * it is tried again, as Redisson tries a command again. A server that answers no subscription at all still fails
+	 * the start, after this many timeouts.
+	 */
+	static final int SUBSCRIBE_ATTEMPTS = 3;
 
 	private final String channel;
 
@@ -43,10 +53,22 @@ final class ReleaseSignals implements ReleaseAnnouncements {
 		this.channel = channel;
 		this.releases = client.getTopic(channel, StringCodec.INSTANCE);
 		this.handOvers = client.getTopic(channel + ":" + engineId, StringCodec.INSTANCE);
-		this.releaseListenerId = this.releases.addListener(String.class, (ch, message) -> deliver(message,
-				signalOfLock));
-		this.handOverListenerId = this.handOvers.addListener(String.class, (ch, message) -> deliver(message,
-				signalOfLock));
+		MessageListener<String> listener = (ch, message) -> deliver(message, signalOfLock);
+		this.releaseListenerId = subscribe(this.releases, listener);
+		this.handOverListenerId = subscribe(this.handOvers, listener);
+	}
+
+	private static int subscribe(RTopic topic, MessageListener<String> listener) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return topic.addListener(String.class, listener);
+			}
+			catch (RedisTimeoutException ex) {
+				if (attempt == SUBSCRIBE_ATTEMPTS) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	/** The engine-wide channel, whatever the lock. */

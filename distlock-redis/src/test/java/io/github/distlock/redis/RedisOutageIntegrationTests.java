@@ -85,6 +85,40 @@ class RedisOutageIntegrationTests {
 		assertThat(handle.release()).isTrue();
 	}
 
+	/**
+	 * An engine subscribes to its release channels as it starts, and SUBSCRIBE's answer is bounded by the client's
+	 * timeout. On a starved machine the answer can come late once: the application still starts, and the engine hears
+	 * releases. (It failed the start, at the first timeout: CI's JDK 25 pass, beside the torture runs.)
+	 */
+	@Test
+	void anEngineWhoseSubscriptionIsAnsweredLateOnceStillStarts() throws Exception {
+		RedissonClient lateClient = RedisTestClients.create(redis.server(), COMMAND_TIMEOUT);
+		RedisLockEngine late = null;
+		try (RespClient raw = redis.client()) {
+			long subscribersBefore = subscribers(raw);
+			// Every command waits for longer than one timeout and less than two: the engine's first SUBSCRIBE times
+			// out, the next is answered as the pause ends.
+			long pauseMillis = COMMAND_TIMEOUT.toMillis() * 6 / 5;
+			raw.call("CLIENT", "PAUSE", String.valueOf(pauseMillis), "ALL");
+			late = new RedisLockEngine(lateClient, "distlock", null, this.lost::add);
+			assertThat(subscribers(raw)).as("the engine listens on the release channel")
+				.isEqualTo(subscribersBefore + 1);
+			LockHandle handle = late.acquire(request("late", Duration.ofSeconds(5)));
+			assertThat(handle.release()).isTrue();
+		}
+		finally {
+			if (late != null) {
+				late.close();
+			}
+			lateClient.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	private static long subscribers(RespClient raw) {
+		List<?> counts = (List<?>) raw.call("PUBSUB", "NUMSUB", "distlock:released");
+		return ((Number) counts.get(1)).longValue();
+	}
+
 	@Test
 	void aRestartedRedisIsUsedAgainAndTokensKeepGrowing() throws Exception {
 		LockHandle before = this.engine.acquire(request("r", Duration.ZERO));
