@@ -26,6 +26,7 @@ import io.github.distlock.conformance.StallLosses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.github.distlock.fixtures.etcd.EtcdMember;
 import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
@@ -99,10 +100,10 @@ class EtcdClusterTests {
 		Client client = track(this.cluster.newClient());
 		EtcdLockEngine holder = engine(client);
 		LockHandle held = holder.acquire(request("survivor", LOCK_LEASE, Duration.ZERO));
-		TestEtcd.Node serving = servingMember(client);
-		TestEtcd.Node leader = leader();
+		EtcdMember serving = servingMember(client);
+		EtcdMember leader = leader();
 		// The leader, unless the client talks to it (the next test kills that one): a new election on top.
-		TestEtcd.Node victim = (leader != serving) ? leader
+		EtcdMember victim = (leader != serving) ? leader
 				: this.cluster.members().stream().filter((node) -> node != serving).findFirst().orElseThrow();
 
 		victim.kill();
@@ -132,7 +133,7 @@ class EtcdClusterTests {
 		EtcdLockEngine engine = engine(client);
 		LockHandle held = engine.acquire(request("failover", LOCK_LEASE, Duration.ZERO));
 		long lease = StoredQueues.queue(this.cluster, "cluster", "failover").get(0).getLease();
-		TestEtcd.Node serving = servingMember(client);
+		EtcdMember serving = servingMember(client);
 
 		serving.kill();
 		long renewalsAtKill = engine.statistics().renewals();
@@ -162,8 +163,8 @@ class EtcdClusterTests {
 	@Test
 	void callsInFlightWhenTheLeaderIsKilledMoveToTheNewLeaderWithinAnElection() throws Exception {
 		long leaderId = leaderId();
-		TestEtcd.Node leader = this.cluster.memberWithId(leaderId);
-		List<TestEtcd.Node> followers = this.cluster.members().stream().filter((node) -> node != leader).toList();
+		EtcdMember leader = this.cluster.memberWithId(leaderId);
+		List<EtcdMember> followers = this.cluster.members().stream().filter((node) -> node != leader).toList();
 		EtcdLockEngine engine = engine(track(this.cluster.newClientOf(followers)));
 		LockHandle released = engine.acquire(request("released", LOCK_LEASE, Duration.ZERO));
 		LockHandle extended = engine.acquire(request("extended", LOCK_LEASE, Duration.ZERO));
@@ -222,10 +223,10 @@ class EtcdClusterTests {
 	@Test
 	void aShortLeaseIsStillLostAtItsDeadlineWhenNoNewLeaderCanBeElected() throws Exception {
 		Duration lease = Duration.ofSeconds(1);
-		TestEtcd.Node leader = leader();
-		List<TestEtcd.Node> followers = this.cluster.members().stream().filter((node) -> node != leader).toList();
-		TestEtcd.Node survivor = followers.get(0);
-		TestEtcd.Node stopped = followers.get(1);
+		EtcdMember leader = leader();
+		List<EtcdMember> followers = this.cluster.members().stream().filter((node) -> node != leader).toList();
+		EtcdMember survivor = followers.get(0);
+		EtcdMember stopped = followers.get(1);
 		StallLosses losses = new StallLosses(this.lost);
 		EtcdLockEngine engine = engine(track(this.cluster.newClientOf(List.of(survivor))), losses);
 		LockHandle held = engine.acquire(new LockRequest("cluster", "no-quorum", lease, Duration.ZERO, true, null));
@@ -248,11 +249,11 @@ class EtcdClusterTests {
 	 * killed one.
 	 * @return how long after {@code killedAt} that was
 	 */
-	private Duration awaitNewLeader(List<TestEtcd.Node> survivors, long killedId, long killedAt)
+	private Duration awaitNewLeader(List<EtcdMember> survivors, long killedId, long killedAt)
 			throws Exception {
 		long deadline = killedAt + TimeUnit.SECONDS.toNanos(30);
 		while (System.nanoTime() < deadline) {
-			for (TestEtcd.Node survivor : survivors) {
+			for (EtcdMember survivor : survivors) {
 				try {
 					long leaderId = this.cluster.admin().getMaintenanceClient().statusMember(survivor.clientUrl())
 						.get(1, TimeUnit.SECONDS).getLeader();
@@ -270,13 +271,13 @@ class EtcdClusterTests {
 	}
 
 	/** The member answering this client's calls: jetcd's default (gRPC's pick_first) sends them all to one. */
-	private TestEtcd.Node servingMember(Client client) throws Exception {
+	private EtcdMember servingMember(Client client) throws Exception {
 		long memberId = client.getKVClient().get(ByteSequence.from("/", StandardCharsets.UTF_8))
 			.get(10, TimeUnit.SECONDS).getHeader().getMemberId();
 		return this.cluster.memberWithId(memberId);
 	}
 
-	private TestEtcd.Node leader() throws Exception {
+	private EtcdMember leader() throws Exception {
 		return this.cluster.memberWithId(leaderId());
 	}
 

@@ -34,6 +34,7 @@ import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
 import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.SlotMigration;
 import io.github.distlock.fixtures.redis.RedisClusterExtension;
 import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.fixtures.redis.RespClient;
@@ -468,7 +469,7 @@ class RedisClusterIntegrationTests {
 		awaitQueued(lockKey);
 		LockEngineStatistics statistics = holder.statistics();
 
-		RedisCluster.SlotMigration migration = cluster().migrate(slot, target);
+		SlotMigration migration = cluster().migrate(slot, target);
 		// Each step lasts over a renewal interval (a third of the lease): renewed on the source while it still has
 		// the keys, through ASK once they are on the target, through MOVED once the slot is the target's.
 		awaitRenewals(statistics, 2);
@@ -545,7 +546,7 @@ class RedisClusterIntegrationTests {
 		// Through a migration: redirected calls are preceded by ASKING.
 		int slot = HashSlot.of(lockKey);
 		RedisProcess source = cluster().masterOfSlot(slot);
-		RedisCluster.SlotMigration migration = cluster().migrate(slot,
+		SlotMigration migration = cluster().migrate(slot,
 				cluster().currentMasters().stream().filter((node) -> node != source).findFirst().orElseThrow());
 		migration.moveKeys();
 		assertThat(handedOver.verify()).isTrue();

@@ -24,6 +24,7 @@ import org.redisson.config.Config;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.fixtures.redis.LeastPrivilegeRedis;
 import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.SlotMigration;
 import io.github.distlock.fixtures.redis.RedisClusterExtension;
 import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.fixtures.redis.RespClient;
@@ -117,7 +118,7 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 		Contended lock = contended("moved");
 		int slot = HashSlot.of(lock.key());
 		RedisProcess target = otherMasterThan(lock.master());
-		RedisCluster.SlotMigration migration = cluster().migrate(slot, target);
+		SlotMigration migration = cluster().migrate(slot, target);
 		migration.moveKeys();
 		migration.finish();
 		// Both waiters: the first learns that the source dropped its subscription and subscribes on the target (or
@@ -149,7 +150,7 @@ class RedisClusterSubscriptionIntegrationTests extends ClusterWaitersTestSupport
 			RedisProcess source = cluster().masterOfSlot(slot);
 			awaitSubscribed(source, lockKey, 1);
 			RedisProcess target = otherMasterThan(source);
-			RedisCluster.SlotMigration migration = cluster().migrate(slot, target);
+			SlotMigration migration = cluster().migrate(slot, target);
 			migration.moveKeys();
 			migration.finish();
 			await("the client to forget the subscription", () -> topic.countListeners() == 0);

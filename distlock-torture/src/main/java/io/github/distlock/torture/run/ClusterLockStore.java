@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 
 import io.github.distlock.fixtures.redis.RedisCluster;
+import io.github.distlock.fixtures.redis.SlotMigration;
 import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.torture.check.RunRecordsReader;
@@ -109,7 +110,7 @@ final class ClusterLockStore implements RedisTopologyStore {
 		RedisProcess source = this.cluster.masterOfSlot(slot);
 		List<RedisProcess> others = this.cluster.currentMasters().stream().filter((node) -> node != source).toList();
 		RedisProcess target = others.get(random.nextInt(others.size()));
-		RedisCluster.SlotMigration migration = this.cluster.migrate(slot, target);
+		SlotMigration migration = this.cluster.migrate(slot, target);
 		int moved = migration.moveKeys();
 		migration.finish();
 		return "slot-" + slot + "-from-" + source.port() + "-to-" + target.port() + "-" + moved + "-keys";

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.maintenance.StatusResponse;
 
+import io.github.distlock.fixtures.etcd.EtcdMember;
 import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
@@ -42,7 +43,7 @@ final class EtcdEnsemble implements LeaderEnsemble {
 			.mapToObj(ids::indexOf)
 			.filter((index) -> index >= 0)
 			.findFirst());
-		TestEtcd.Node victim = this.etcd.members().get(leader);
+		EtcdMember victim = this.etcd.members().get(leader);
 		long pid = victim.pid();
 		long killedAt = System.nanoTime();
 		victim.kill();
@@ -71,7 +72,7 @@ final class EtcdEnsemble implements LeaderEnsemble {
 	}
 
 	/** Starts the killed member again (same command, ports and data directory) and waits until it answers a read. */
-	private static void restart(TestEtcd.Node member) throws InterruptedException {
+	private static void restart(EtcdMember member) throws InterruptedException {
 		try {
 			member.restart();
 		}

@@ -10,6 +10,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.options.GetOption;
 
 import io.github.distlock.etcd.EtcdLockEngine;
+import io.github.distlock.fixtures.etcd.EtcdMember;
 import io.github.distlock.fixtures.etcd.TestEtcd;
 
 /**
@@ -88,17 +89,17 @@ final class EtcdLockStore implements AutoCloseable {
 
 	/** SIGSTOP: the server's sockets stay open, and nothing answers. */
 	void freeze() throws InterruptedException {
-		signal(TestEtcd.Node::freeze, "stop");
+		signal(EtcdMember::freeze, "stop");
 	}
 
 	/** SIGCONT after {@link #freeze()}. */
 	void thaw() throws InterruptedException {
-		signal(TestEtcd.Node::thaw, "continue");
+		signal(EtcdMember::thaw, "continue");
 	}
 
 	/** SIGKILL the server and start it again on the same ports and data; returns once it answers again. */
 	void restart() throws InterruptedException {
-		signal(TestEtcd.Node::restart, "restart");
+		signal(EtcdMember::restart, "restart");
 	}
 
 	private void signal(MemberAction action, String what) throws InterruptedException {
@@ -117,7 +118,7 @@ final class EtcdLockStore implements AutoCloseable {
 	@FunctionalInterface
 	private interface MemberAction {
 
-		void apply(TestEtcd.Node member) throws Exception;
+		void apply(EtcdMember member) throws Exception;
 
 	}
 
@@ -145,7 +146,7 @@ final class EtcdLockStore implements AutoCloseable {
 		}
 	}
 
-	private TestEtcd.Node member() {
+	private EtcdMember member() {
 		return this.etcd.members().get(0);
 	}
 
