@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.LockExecution;
+import io.github.distlock.execution.LockExecution;
 
 /**
  * The lock a running {@code @DistributedLock} method holds, for code that needs its fencing token or remaining

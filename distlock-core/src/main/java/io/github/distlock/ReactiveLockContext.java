@@ -5,7 +5,7 @@ import java.util.Optional;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
-import io.github.distlock.interceptor.CarriedLocks;
+import io.github.distlock.execution.CarriedLocks;
 
 /**
  * The lock a locked {@code Mono} or {@code Flux} method runs inside, read from the Reactor context of its pipeline:

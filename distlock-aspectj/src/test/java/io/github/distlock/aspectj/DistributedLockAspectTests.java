@@ -22,14 +22,14 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockDefaults;
+import io.github.distlock.fixtures.redis.RedisExtension;
+import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.interceptor.LockAspectSupport;
-import io.github.distlock.interceptor.LockDefaults;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.redis.RedisLockEngine;
 import io.github.distlock.redis.RedisLockKeys;
-import io.github.distlock.fixtures.redis.RedisExtension;
-import io.github.distlock.fixtures.redis.RespClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

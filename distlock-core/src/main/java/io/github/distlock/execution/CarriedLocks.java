@@ -1,11 +1,11 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import org.jspecify.annotations.Nullable;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * The locks a reactive pipeline runs inside, carried in its Reactor {@link Context} as a thread's locks are carried

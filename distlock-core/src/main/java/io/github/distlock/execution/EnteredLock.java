@@ -1,10 +1,10 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.OnLost;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * One call inside a lock on its thread, from {@link LockExecution#enter} until it exits: what the call's end must

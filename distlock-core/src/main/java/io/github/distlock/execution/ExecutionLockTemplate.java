@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;

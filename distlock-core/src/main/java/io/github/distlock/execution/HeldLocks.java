@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-import io.github.distlock.OnLost;
 import io.github.distlock.LockMode;
+import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +22,7 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * Runs work under a lock: enters the lock when this thread already holds it here, else acquires it; releases it
@@ -258,14 +258,14 @@ public final class LockExecution {
 	 * @return what to close once the call has entered its locks (or failed), or null when the locks were not taken
 	 * together: the call then takes them one by one
 	 */
-	@Nullable PreparedHandles acquireTogether(List<LockRequest> requests) {
+	public @Nullable PreparedHandles acquireTogether(List<LockRequest> requests) {
 		LockEngine engine = this.engine.get();
 		List<LockHandle> handles = engine.tryAcquireAll(requests);
 		return (handles != null) ? PreparedHandles.offer(this, handles) : null;
 	}
 
 	/** Releases locks taken together that the call did not enter. */
-	void releaseUnused(PreparedHandles prepared) {
+	public void releaseUnused(PreparedHandles prepared) {
 		for (LockHandle handle : prepared.close()) {
 			try {
 				handle.release();

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.function.Supplier;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.List;
 
@@ -10,7 +10,7 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * Refuses a commit while a lock the transaction's thread holds is lost: just before commit, each such lock is

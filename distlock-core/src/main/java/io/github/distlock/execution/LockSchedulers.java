@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,7 +8,7 @@ import java.util.List;
 import io.micrometer.context.ThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * Carries the locks a thread holds to the threads its work continues on, through Micrometer's context propagation

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionExecution;

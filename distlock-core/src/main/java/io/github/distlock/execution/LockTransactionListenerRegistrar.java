@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.transaction.ConfigurableTransactionManager;

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.distlock.LockLostException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
 
 /**
  * Holds a lock until a stage that runs under it completes, then lets go of it and only then completes the stage

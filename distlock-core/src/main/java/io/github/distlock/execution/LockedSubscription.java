@@ -1,9 +1,10 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -19,7 +20,8 @@ import io.github.distlock.LockReentryException;
 import io.github.distlock.LockUpgradeException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
+import io.github.distlock.execution.LockExecution.Work;
 
 /**
  * What one subscription to a locked reactive method does: claims the lock (entering the one the pipeline or the
@@ -30,7 +32,7 @@ import io.github.distlock.interceptor.HeldLocks.HeldLock;
  * schedulers ({@link LockSchedulers}), never on the subscribing thread, which may be a Netty event loop. The
  * subscriber therefore receives the signals that follow those steps on their threads.
  */
-final class LockedSubscription {
+public final class LockedSubscription {
 
 	private final LockExecution execution;
 
@@ -41,24 +43,31 @@ final class LockedSubscription {
 	/** The method, when it refuses to re-enter its lock; null when it re-enters. */
 	private final @Nullable String nonReentrantMethod;
 
-	private final LockAspectSupport.Invocation method;
+	private final Work method;
 
 	/** The lock the subscribing thread held when the method was called, if any. */
 	private final @Nullable HeldLock enclosing;
 
-	/** Whether a busy lock goes to a recovery, so is marked as {@link ReactiveLockedCall.BusyLock}. */
-	private final boolean recovered;
+	/** What the subscriber receives when the lock is not acquired: the failure, or a mark for a recovery to read. */
+	private final Function<LockAcquisitionException, Throwable> notAcquired;
 
-	LockedSubscription(LockExecution execution, LockRequest request, OnLost onLost,
-			@Nullable String nonReentrantMethod, LockAspectSupport.Invocation method, @Nullable HeldLock enclosing,
-			boolean recovered) {
+	/**
+	 * Made while the caller runs, so that a subscription made inside the caller's lock enters it.
+	 * @param nonReentrantMethod the method that refuses to re-enter its lock (for the refusal's message), or null
+	 * when it re-enters
+	 * @param method the work, able to run once per subscription
+	 * @param notAcquired what a subscriber receives in place of a failed acquisition
+	 */
+	public LockedSubscription(LockExecution execution, LockRequest request, OnLost onLost,
+			@Nullable String nonReentrantMethod, Work method,
+			Function<LockAcquisitionException, Throwable> notAcquired) {
 		this.execution = execution;
 		this.request = request;
 		this.onLost = onLost;
 		this.nonReentrantMethod = nonReentrantMethod;
 		this.method = method;
-		this.enclosing = enclosing;
-		this.recovered = recovered;
+		this.enclosing = execution.heldByCurrentThread(request);
+		this.notAcquired = notAcquired;
 	}
 
 	/**
@@ -66,7 +75,7 @@ final class LockedSubscription {
 	 * has been let go, so a subscriber that sees the value knows the lock is free (unless an enclosing holder keeps
 	 * it).
 	 */
-	Mono<Object> mono(ContextView context) {
+	public Mono<Object> mono(ContextView context) {
 		return claim(context).flatMap((claim) -> {
 			if (!claim.takeUp()) {
 				return Mono.empty();
@@ -85,7 +94,7 @@ final class LockedSubscription {
 	}
 
 	/** A subscription to a {@code Flux}: its elements pass at once, its end after the claim has been let go. */
-	Flux<Object> flux(ContextView context) {
+	public Flux<Object> flux(ContextView context) {
 		return claim(context).flatMapMany((claim) -> {
 			if (!claim.takeUp()) {
 				return Flux.empty();
@@ -148,8 +157,7 @@ final class LockedSubscription {
 				}
 				catch (LockAcquisitionException ex) {
 					if (!cancelled.get()) {
-						sink.error((this.recovered && LockFailureRecovery.isBusy(ex)) ? new ReactiveLockedCall.BusyLock(ex)
-								: ex);
+						sink.error(this.notAcquired.apply(ex));
 					}
 					return;
 				}
@@ -184,7 +192,7 @@ final class LockedSubscription {
 	@SuppressWarnings("unchecked")
 	private Publisher<Object> invokeInside(Claim claim) {
 		try {
-			Object result = this.execution.runInside(claim.held, this.method::proceed);
+			Object result = this.execution.runInside(claim.held, this.method);
 			return (result != null) ? (Publisher<Object>) result : Mono.empty();
 		}
 		catch (Throwable ex) {

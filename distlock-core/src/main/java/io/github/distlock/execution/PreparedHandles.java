@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import io.github.distlock.engine.LockRequest;
  * call enters each key's lock. Only the thread that took them sees them, and only until that call has entered them
  * all or failed: whatever is left then is released.
  */
-final class PreparedHandles {
+public final class PreparedHandles {
 
 	private static final ThreadLocal<PreparedHandles> CURRENT = new ThreadLocal<>();
 

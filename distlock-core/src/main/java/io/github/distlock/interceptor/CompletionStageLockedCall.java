@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockExecution;
 
 /**
  * A method that returns a {@link CompletionStage} or {@link java.util.concurrent.CompletableFuture}, whose work ends

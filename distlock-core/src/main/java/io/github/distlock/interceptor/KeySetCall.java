@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockExecution;
+import io.github.distlock.execution.PreparedHandles;
 
 /**
  * Runs a call under every lock of a set of keys: all of them or none. The keys come in the one order every caller

@@ -14,6 +14,7 @@ import io.github.distlock.LockReentryException;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockExecution;
 
 /**
  * Runs a locked method: finds its parsed lock, evaluates its key, refuses a nested call the lock does not let

@@ -38,6 +38,7 @@ import io.github.distlock.LockDefinitionException;
 import io.github.distlock.LockMode;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.Leases;
+import io.github.distlock.execution.LockDefaults;
 
 /**
  * Finds and parses {@link DistributedLock} declarations, once per method and target class: on the method or

@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockExecution;
 
 /**
  * How a locked method is run for its return type: how long its lock must be held. Chosen once, when the method's

@@ -14,7 +14,8 @@ import reactor.core.publisher.Mono;
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.LockExecution;
+import io.github.distlock.execution.LockedSubscription;
 
 /**
  * A method that returns a Reactor {@link Mono} or {@link Flux}, whose work is done when the publisher terminates:
@@ -84,10 +85,8 @@ final class ReactiveLockedCall implements LockedCall {
 	 */
 	Object call(LockExecution execution, LockRequest request, OnLost onLost, @Nullable String nonReentrantMethod,
 			LockAspectSupport.Invocation method, @Nullable Recovery recovery) {
-		// Read now, while the caller runs: a subscription made inside the caller's lock enters it.
-		HeldLock enclosing = execution.heldByCurrentThread(request);
 		LockedSubscription subscription = new LockedSubscription(execution, request, onLost, nonReentrantMethod,
-				method.repeatable(), enclosing, recovery != null);
+				method.repeatable()::proceed, (recovery != null) ? ReactiveLockedCall::markBusy : (failure) -> failure);
 		if (this.mono) {
 			Mono<Object> locked = Mono.deferContextual(subscription::mono);
 			return (recovery != null) ? locked.onErrorResume(BusyLock.class, (busy) -> Mono.from(recover(recovery, busy)))
@@ -96,6 +95,11 @@ final class ReactiveLockedCall implements LockedCall {
 		Flux<Object> locked = Flux.deferContextual(subscription::flux);
 		return (recovery != null) ? locked.onErrorResume(BusyLock.class, (busy) -> Flux.from(recover(recovery, busy)))
 				: locked;
+	}
+
+	/** A busy lock, marked for the recovery; any other failure to acquire reaches the subscriber as it is. */
+	private static Throwable markBusy(LockAcquisitionException failure) {
+		return LockFailureRecovery.isBusy(failure) ? new BusyLock(failure) : failure;
 	}
 
 	@SuppressWarnings("unchecked")

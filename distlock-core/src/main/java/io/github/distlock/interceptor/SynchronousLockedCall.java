@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockExecution;
 
 /**
  * A method whose work is done when it returns: the lock is held while it runs. Also the choice for {@code @Async}

@@ -1,6 +1,7 @@
 /**
- * The execution core behind {@code @DistributedLock} and the template: parsing a locked method once, evaluating its
- * key per call, and holding the lock for as long as each kind of return value needs.
+ * The annotation's side: the advisor and interceptor of {@code @DistributedLock}, parsing and validating a locked
+ * method once, evaluating its key per call, fallbacks, and one strategy per kind of return value. Each strategy hands
+ * the work to the execution core ({@code io.github.distlock.execution}), which holds the lock around it.
  */
 @NullMarked
 package io.github.distlock.interceptor;

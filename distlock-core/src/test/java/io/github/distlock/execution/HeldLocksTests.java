@@ -1,11 +1,12 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.distlock.OnLost;
-import io.github.distlock.interceptor.HeldLocks.HeldLock;
+import io.github.distlock.execution.HeldLocks.HeldLock;
+import io.github.distlock.interceptor.StubLockHandle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.execution;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +15,7 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.interceptor.StubLockHandle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.OnLost;
+import io.github.distlock.execution.LockDefaults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -16,6 +16,9 @@ import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.LockDefaults;
+import io.github.distlock.execution.LockExecution;
+import io.github.distlock.execution.ThreadHeldLocks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -60,7 +63,7 @@ class LockAspectSupportTests {
 
 	@AfterEach
 	void threadHoldsNothingAfterwards() {
-		assertThat(HeldLocks.peek()).isNull();
+		assertThat(ThreadHeldLocks.none()).isTrue();
 		assertThat(LockAspectSupport.currentHandle()).isNull();
 	}
 

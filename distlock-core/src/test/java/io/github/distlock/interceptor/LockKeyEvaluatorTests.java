@@ -12,6 +12,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.InvalidLockKeyException;
 import io.github.distlock.LockDefinitionException;
 import io.github.distlock.OnLost;
+import io.github.distlock.execution.LockDefaults;
 import io.github.distlock.interceptor.LockKeyEvaluator.LockExpressionRoot;
 
 import static org.assertj.core.api.Assertions.assertThat;

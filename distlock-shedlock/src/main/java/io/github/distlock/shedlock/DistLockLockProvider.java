@@ -18,7 +18,7 @@ import io.github.distlock.engine.DisplayedKey;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
-import io.github.distlock.interceptor.LockObservations;
+import io.github.distlock.execution.LockObservations;
 
 /**
  * A ShedLock lock provider on a distlock {@link LockEngine}: a {@code @SchedulerLock} run is one acquisition of the

@@ -3,7 +3,7 @@ package io.github.distlock.shedlock;
 import io.micrometer.observation.Observation;
 
 import io.github.distlock.engine.LockHandle;
-import io.github.distlock.interceptor.LockObservations;
+import io.github.distlock.execution.LockObservations;
 
 /**
  * One run of a job under its lock: the acquisition that a ShedLock lock and every lock extended from it share.

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 import io.github.distlock.LockFailureHandler;
-import io.github.distlock.interceptor.LockExecution;
+import io.github.distlock.execution.LockExecution;
 import io.github.distlock.interceptor.LockOperationSource;
 
 /**

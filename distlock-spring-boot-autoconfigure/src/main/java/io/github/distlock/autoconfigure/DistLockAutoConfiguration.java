@@ -29,17 +29,17 @@ import io.github.distlock.LockFailureHandler;
 import io.github.distlock.LockLostListener;
 import io.github.distlock.LostLock;
 import io.github.distlock.engine.LockEngine;
-import io.github.distlock.interceptor.ExecutionLockTemplate;
+import io.github.distlock.execution.ExecutionLockTemplate;
+import io.github.distlock.execution.LockDefaults;
+import io.github.distlock.execution.LockExecution;
+import io.github.distlock.execution.LockTransactionListenerRegistrar;
 import io.github.distlock.interceptor.LockAdvisor;
 import io.github.distlock.interceptor.LockAspectSupport;
-import io.github.distlock.interceptor.LockDefaults;
 import io.github.distlock.interceptor.LockDefinitionValidator;
-import io.github.distlock.interceptor.LockExecution;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
 import io.github.distlock.interceptor.LockOutsideResilienceAdvice;
-import io.github.distlock.interceptor.LockTransactionListenerRegistrar;
 
 /**
  * Auto-configuration of {@code @DistributedLock}: the advice that applies it, the template and the one execution

@@ -36,8 +36,8 @@ class LossReportingArchitectureTests {
 
 	/** The core and the engines; the auto-configuration's listener that calls every listener bean is the application's. */
 	private static final String[] LIBRARY = { "io.github.distlock", "io.github.distlock.engine..",
-			"io.github.distlock.interceptor..", "io.github.distlock.redis..", "io.github.distlock.jdbc..",
-			"io.github.distlock.zookeeper..", "io.github.distlock.etcd.." };
+			"io.github.distlock.execution..", "io.github.distlock.interceptor..", "io.github.distlock.redis..",
+			"io.github.distlock.jdbc..", "io.github.distlock.zookeeper..", "io.github.distlock.etcd.." };
 
 	private static JavaClasses library;
 
