@@ -11,10 +11,12 @@ package io.github.distlock.torture.check;
  * @param token the fencing token
  * @param startNanos when the call started (before it waited for the lock)
  * @param acquiredNanos when the section learnt it holds the lock
+ * @param leftNanos when the section finished, before the release, as recorded then; 0 when no such record was made
+ * (the worker was killed inside the section)
  * @param ending how the call ended, or null
  */
 public record Acquisition(String worker, String thread, long call, String key, long token, long startNanos,
-		long acquiredNanos, Ending ending) {
+		long acquiredNanos, long leftNanos, Ending ending) {
 
 	/** The writer name this acquisition's fence writes carry. */
 	public String writer() {

@@ -127,12 +127,16 @@ public record RunRecords(RunParameters parameters, List<Acquisition> acquisition
 	}
 
 	/**
-	 * Until when the worker believed it held this lock: to the end of its section; for a killed worker's
-	 * unfinished call, to the kill; for a call that never ended otherwise, to the end of the records.
+	 * Until when the worker believed it held this lock: to the end of its section, as recorded when it ended (before
+	 * the release) or when the call returned; for a killed worker's call inside its section, to the kill; for a call
+	 * that never ended otherwise, to the end of the records.
 	 */
 	public long believedUntil(Acquisition acquisition) {
 		if (acquisition.ending() != null) {
 			return acquisition.ending().endNanos();
+		}
+		if (acquisition.leftNanos() != 0) {
+			return acquisition.leftNanos();
 		}
 		return killOf(acquisition.worker()).map(FaultRecord::startNanos).orElse(lastNanos());
 	}

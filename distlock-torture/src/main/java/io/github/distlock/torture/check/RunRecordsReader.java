@@ -107,9 +107,11 @@ public final class RunRecordsReader {
 			List<String> failures, List<LossReport> lossReports, Set<String> finished, List<Stall> stalls) {
 		Map<Long, HistoryLine> acquired = new HashMap<>();
 		Map<Long, Acquisition.Ending> endings = new HashMap<>();
+		Map<Long, Long> sectionEnds = new HashMap<>();
 		for (HistoryLine line : lines) {
 			switch (line.event()) {
 				case "acquired" -> acquired.put(line.number("call"), line);
+				case "left" -> sectionEnds.put(line.number("call"), line.number("end"));
 				case "released", "lost" -> endings.put(line.number("call"), ending(line));
 				case "failed" -> {
 					if (line.has("token")) {
@@ -134,7 +136,7 @@ public final class RunRecordsReader {
 		}
 		acquired.forEach((call, line) -> acquisitions.add(new Acquisition(line.text("worker"), line.text("thread"),
 				call, line.text("key"), line.number("token"), line.number("start"), line.number("acquired"),
-				endings.get(call))));
+				sectionEnds.getOrDefault(call, 0L), endings.get(call))));
 	}
 
 	private static Acquisition.Ending ending(HistoryLine line) {

@@ -38,6 +38,9 @@ public final class SectionBody {
 		finally {
 			// Before the lock is released: a recorded hold never extends past the real one.
 			section.endNanos = System.nanoTime();
+			// Recorded before the release too: a worker killed between its release and its record of it would
+			// otherwise seem to hold the lock until the kill, over its successor's hold.
+			this.history.left(section);
 		}
 	}
 

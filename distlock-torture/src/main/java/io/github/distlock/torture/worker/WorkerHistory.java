@@ -35,6 +35,11 @@ public final class WorkerHistory implements AutoCloseable {
 			.with("hold", section.holdNanos));
 	}
 
+	/** The section is over and the lock about to be released: written while it is still held. */
+	void left(Section section) {
+		write(call("left", section).with("end", section.endNanos));
+	}
+
 	void released(Section section) {
 		write(ended("released", section));
 	}

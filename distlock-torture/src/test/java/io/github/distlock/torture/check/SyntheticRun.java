@@ -86,6 +86,12 @@ final class SyntheticRun {
 		return call;
 	}
 
+	/** The record a section makes as it ends, before its lock is released. */
+	void left(String worker, long call, String key, double start, double end) {
+		add(worker, line("left", worker, end).with("thread", worker + "-t0").with("call", call).with("key", key)
+			.with("start", nanos(start)).with("end", nanos(end)));
+	}
+
 	void end(String worker, String outcome, long call, String key, long token, double start, double acquired,
 			double end, String reason) {
 		HistoryLine line = line(outcome, worker, end + 1).with("thread", worker + "-t0").with("call", call)
