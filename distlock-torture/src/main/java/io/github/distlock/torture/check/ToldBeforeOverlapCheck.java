@@ -33,7 +33,7 @@ final class ToldBeforeOverlapCheck implements Check {
 				if (toldAt.isPresent() && toldAt.getAsLong() - entered <= 0) {
 					told++;
 				}
-				else if (records.stalledBetween(older.worker(), older.acquiredNanos(), entered)
+				else if (stoppedWhileHolding(records, older, entered)
 						|| records.keysDroppedShortlyBefore(entered).isPresent()) {
 					excused++;
 				}
@@ -47,6 +47,18 @@ final class ToldBeforeOverlapCheck implements Check {
 		}
 		report.figure("overlaps whose older holder was told first", told + " (" + excused
 				+ " excused: that holder's JVM stopped or starved, or the store dropped the lock)");
+	}
+
+	/**
+	 * Whether the older holder's JVM was stopped or starved while it held the lock. An older holder that entered after
+	 * the newer one learnt of its grant late: the store may have granted it the lock (a hand-over to a queued waiter)
+	 * while its JVM was stopped, so the time that counts runs from its call's start, not from its entry.
+	 */
+	private static boolean stoppedWhileHolding(RunRecords records, Acquisition older, long newerEntered) {
+		if (older.acquiredNanos() - newerEntered > 0) {
+			return records.stalledBetween(older.worker(), older.startNanos(), older.acquiredNanos());
+		}
+		return records.stalledBetween(older.worker(), older.acquiredNanos(), newerEntered);
 	}
 
 }

@@ -118,6 +118,39 @@ class TortureCheckerTests {
 		assertThat(report.figures().get("overlaps whose older holder was told first")).startsWith("0 (2 excused");
 	}
 
+	/**
+	 * A waiter whose JVM was stopped is handed the lock by a release meanwhile; its lease runs out while it is stopped,
+	 * another worker takes the lock, and the first learns of its grant only when it runs again, after the second got
+	 * in. It is excused as a stopped holder (its writes are fenced off), though its entry comes after the other's.
+	 * (CI, 2026-11-29, short Redis run, seed 19219: flagged OVERLAP_UNREPORTED, the stop looked for only after
+	 * the entry.)
+	 */
+	@Test
+	void aWaiterHandedTheLockWhileItsJvmWasStoppedIsExcusedThoughItEntersAfterItsSuccessor() {
+		this.run.fault("worker_pause", "w1", 3100, 5600);
+		long late = this.run.acquire("w1", "hot-3", token(3_200_000), 3000, 5601);
+		this.run.fence("hot-3", token(3_200_000), "w1", late, "enter", false);
+		this.run.fence("hot-3", token(3_200_000), "w1", late, "exit", false);
+		this.run.lostReported("w1", "hot-3", token(3_200_000), 5640);
+		this.run.end("w1", "lost", late, "hot-3", token(3_200_000), 3000, 5601, 5620, "NOT_OWNED");
+		this.run.released("w2", "hot-3", token(4_300_000), 4250, 4300, 5700);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).as(report.render()).doesNotContainKey(Violation.Kind.OVERLAP_UNREPORTED);
+		assertThat(report.figures().get("overlaps whose older holder was told first")).startsWith("0 (1 excused");
+	}
+
+	@Test
+	void aWaiterThatEntersAfterItsSuccessorWithoutAStopIsCaught() {
+		long late = this.run.acquire("w1", "hot-3", token(3_200_000), 3000, 5601);
+		this.run.fence("hot-3", token(3_200_000), "w1", late, "enter", false);
+		this.run.fence("hot-3", token(3_200_000), "w1", late, "exit", false);
+		this.run.lostReported("w1", "hot-3", token(3_200_000), 5640);
+		this.run.end("w1", "lost", late, "hot-3", token(3_200_000), 3000, 5601, 5620, "NOT_OWNED");
+		this.run.released("w2", "hot-3", token(4_300_000), 4250, 4300, 5700);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).as(report.render()).containsKey(Violation.Kind.OVERLAP_UNREPORTED);
+	}
+
 	@Test
 	void aTokenThatGoesBackwardsIsCaught() {
 		// Started at 55 ms, after w2's acquisition at 30 ms was recorded, yet given a smaller token. It writes
