@@ -128,12 +128,7 @@ class TortureCheckerTests {
 	@Test
 	void aWaiterHandedTheLockWhileItsJvmWasStoppedIsExcusedThoughItEntersAfterItsSuccessor() {
 		this.run.fault("worker_pause", "w1", 3100, 5600);
-		long late = this.run.acquire("w1", "hot-3", token(3_200_000), 3000, 5601);
-		this.run.fence("hot-3", token(3_200_000), "w1", late, "enter", false);
-		this.run.fence("hot-3", token(3_200_000), "w1", late, "exit", false);
-		this.run.lostReported("w1", "hot-3", token(3_200_000), 5640);
-		this.run.end("w1", "lost", late, "hot-3", token(3_200_000), 3000, 5601, 5620, "NOT_OWNED");
-		this.run.released("w2", "hot-3", token(4_300_000), 4250, 4300, 5700);
+		lateWaiterAndItsSuccessor();
 		CheckReport report = TortureChecker.check(this.run.write());
 		assertThat(report.counts()).as(report.render()).doesNotContainKey(Violation.Kind.OVERLAP_UNREPORTED);
 		assertThat(report.figures().get("overlaps whose older holder was told first")).startsWith("0 (1 excused");
@@ -141,14 +136,22 @@ class TortureCheckerTests {
 
 	@Test
 	void aWaiterThatEntersAfterItsSuccessorWithoutAStopIsCaught() {
+		lateWaiterAndItsSuccessor();
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).as(report.render()).containsKey(Violation.Kind.OVERLAP_UNREPORTED);
+	}
+
+	/**
+	 * w1 waits for hot-3 from 3 s; w2 takes it at 4.3 s and holds it to 5.7 s; w1 enters at 5.601 s with the older
+	 * token, has both fence writes refused, and is told at 5.64 s.
+	 */
+	private void lateWaiterAndItsSuccessor() {
 		long late = this.run.acquire("w1", "hot-3", token(3_200_000), 3000, 5601);
 		this.run.fence("hot-3", token(3_200_000), "w1", late, "enter", false);
 		this.run.fence("hot-3", token(3_200_000), "w1", late, "exit", false);
 		this.run.lostReported("w1", "hot-3", token(3_200_000), 5640);
 		this.run.end("w1", "lost", late, "hot-3", token(3_200_000), 3000, 5601, 5620, "NOT_OWNED");
 		this.run.released("w2", "hot-3", token(4_300_000), 4250, 4300, 5700);
-		CheckReport report = TortureChecker.check(this.run.write());
-		assertThat(report.counts()).as(report.render()).containsKey(Violation.Kind.OVERLAP_UNREPORTED);
 	}
 
 	@Test
