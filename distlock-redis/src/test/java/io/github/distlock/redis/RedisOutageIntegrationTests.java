@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
+import org.redisson.client.codec.StringCodec;
 
 import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LostLock;
@@ -103,6 +104,11 @@ class RedisOutageIntegrationTests {
 			late = new RedisLockEngine(lateClient, "distlock", null, this.lost::add);
 			assertThat(subscribers(raw)).as("the engine listens on the release channel")
 				.isEqualTo(subscribersBefore + 1);
+			// The attempt that timed out must not have left a listener behind: each release would wake twice, and
+			// the engine's close would remove only the listener of the attempt that answered.
+			assertThat(lateClient.getTopic("distlock:released", StringCodec.INSTANCE).countListeners())
+				.as("listeners of the late engine's client on the release channel")
+				.isEqualTo(1);
 			LockHandle handle = late.acquire(request("late", Duration.ofSeconds(5)));
 			assertThat(handle.release()).isTrue();
 		}
