@@ -10,8 +10,10 @@ package io.github.distlock.redis;
  * @param tlsOff how TLS is turned off
  * @param tlsOn how TLS is turned on
  * @param trust where the trusted CA is given
+ * @param connectTimeout where the connect timeout is set, for a server that answered too late
  */
-public record ConnectionSettingNames(String credentials, String password, String tlsOff, String tlsOn, String trust) {
+public record ConnectionSettingNames(String credentials, String password, String tlsOff, String tlsOn, String trust,
+		String connectTimeout) {
 
 	/** Spring Boot's Redis settings, or a Redisson file: the single-Redis engine's. */
 	public static final ConnectionSettingNames SPRING_DATA_REDIS = new ConnectionSettingNames(
@@ -20,7 +22,8 @@ public record ConnectionSettingNames(String credentials, String password, String
 					+ "file",
 			"redis:// instead of rediss://, spring.data.redis.ssl.enabled=false",
 			"rediss://, spring.data.redis.ssl.enabled=true or an SSL bundle",
-			"an SSL bundle with its truststore (spring.data.redis.ssl.bundle), or sslTruststore in the Redisson file");
+			"an SSL bundle with its truststore (spring.data.redis.ssl.bundle), or sslTruststore in the Redisson file",
+			"spring.data.redis.connect-timeout, or connectTimeout in the Redisson file");
 
 	/** The RedLock engine's settings. */
 	public static final ConnectionSettingNames REDLOCK = new ConnectionSettingNames(
@@ -28,6 +31,6 @@ public record ConnectionSettingNames(String credentials, String password, String
 			"distlock.redlock.password (and distlock.redlock.username for an ACL user)",
 			"redis:// instead of rediss:// in distlock.redlock.nodes",
 			"rediss:// in distlock.redlock.nodes, with distlock.redlock.ssl.bundle for a private CA",
-			"an SSL bundle with its truststore (distlock.redlock.ssl.bundle)");
+			"an SSL bundle with its truststore (distlock.redlock.ssl.bundle)", "distlock.redlock.connect-timeout");
 
 }

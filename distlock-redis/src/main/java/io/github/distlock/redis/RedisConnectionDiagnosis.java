@@ -134,16 +134,25 @@ final class RedisConnectionDiagnosis {
 			ConnectionSettingNames settings) {
 		String store = target.description();
 		if (target.tls()) {
-			CompletableFuture<@Nullable SSLException> handshake = CompletableFuture.supplyAsync(
-					() -> TlsHandshakeProbe.failure(target, timeoutMillis), RedisConnectionDiagnosis::probeThread);
+			CompletableFuture<TlsHandshakeProbe.Answer> handshake = CompletableFuture.supplyAsync(
+					() -> TlsHandshakeProbe.handshake(target, timeoutMillis), RedisConnectionDiagnosis::probeThread);
 			if (TlsHandshakeProbe.answersPlainRedis(target, timeoutMillis)) {
 				return new LockStoreConnectionException(store, "TLS: " + store + " answers plain Redis, not TLS",
 						"Turn TLS off (" + settings.tlsOff() + "), or use the server's TLS port.",
 						failure);
 			}
-			SSLException probe = handshake.join();
-			if (probe != null) {
-				return clientCertificateRefused(target, probe, failure);
+			TlsHandshakeProbe.Answer probe = handshake.join();
+			if (probe.failure() != null) {
+				return clientCertificateRefused(target, probe.failure(), failure);
+			}
+			if (probe.answered()) {
+				// Our own handshake and PING went through: the server speaks TLS and answers, so the port is right
+				// and the client was slower than its timeout (a cold JVM's first TLS connection on a busy machine).
+				return new LockStoreConnectionException(store, "TLS: " + store + " answers in TLS, but not within "
+						+ timeoutMillis + " ms of distlock's connection attempt",
+						"Raise the connect timeout (" + settings.connectTimeout() + "), or find what slows this "
+								+ "machine or Redis.",
+						failure);
 			}
 			return new LockStoreConnectionException(store, "TLS: no TLS handshake with " + store + " within "
 					+ timeoutMillis + " ms; the port most likely serves plain Redis, not TLS",

@@ -52,9 +52,7 @@ final class TlsHandshakeProbe {
 			socket.setSoTimeout(timeout);
 			socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
 			socket.getOutputStream().flush();
-			int first = socket.getInputStream().read();
-			// The first byte of every RESP reply: simple string, error, integer, bulk string, array.
-			return first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
+			return isRespReply(socket.getInputStream().read());
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
@@ -66,16 +64,27 @@ final class TlsHandshakeProbe {
 	}
 
 	/**
-	 * @return the TLS failure the server's first address answers with, or null when the handshake and a command
-	 * went through, or the probe could not be made (no address, unreadable key material, no connection)
+	 * What one handshake of our own learned from a TLS server that stayed silent towards Redisson.
+	 * @param failure the TLS failure the server answered with, or null
+	 * @param answered whether the handshake went through and the server replied to a command as Redis does: the
+	 * server is fine, and Redisson's client was too slow for its connect timeout (a cold JVM on a loaded machine)
+	 */
+	record Answer(@Nullable SSLException failure, boolean answered) {
+
+		/** The probe could not be made (no address, unreadable key material, no connection) or got no reply. */
+		static final Answer NONE = new Answer(null, false);
+
+	}
+
+	/**
 	 * @param timeoutMillis the longest each step may take, as for {@link #answersPlainRedis}
 	 */
-	static @Nullable SSLException failure(RedisTarget target, long timeoutMillis) {
+	static Answer handshake(RedisTarget target, long timeoutMillis) {
 		BaseConfig<?> server = target.server();
 		URI address = firstAddress(server);
 		SSLContext context = (server != null && address != null) ? context(server) : null;
 		if (address == null || context == null) {
-			return null;
+			return Answer.NONE;
 		}
 		int timeout = stepTimeout(timeoutMillis);
 		try (Socket plain = new Socket()) {
@@ -86,17 +95,20 @@ final class TlsHandshakeProbe {
 				socket.startHandshake();
 				socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
 				socket.getOutputStream().flush();
-				InputStream in = socket.getInputStream();
-				in.read();
-				return null;
+				return new Answer(null, isRespReply(socket.getInputStream().read()));
 			}
 		}
 		catch (SSLException ex) {
-			return ex;
+			return new Answer(ex, false);
 		}
 		catch (Exception ex) {
-			return null;
+			return Answer.NONE;
 		}
+	}
+
+	/** The first byte of every RESP reply: simple string, error, integer, bulk string, array. */
+	private static boolean isRespReply(int first) {
+		return first == '+' || first == '-' || first == ':' || first == '$' || first == '*';
 	}
 
 	/** Whether the failure is the server's alert that it wanted a client certificate and got none. */
