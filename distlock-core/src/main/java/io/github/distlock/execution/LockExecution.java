@@ -105,7 +105,7 @@ public final class LockExecution {
 	 * @return the lock with one claim, which the holder lets go of ({@link #letGo}) when its work ends
 	 */
 	HeldLock acquireDetached(LockRequest request, OnLost onLost) {
-		LockHandle handle = acquire(request);
+		LockHandle handle = acquire(request, onLost);
 		return HeldLocks.detached(this, handle, onLost, this.observations.startHeld(request.name()));
 	}
 
@@ -229,7 +229,7 @@ public final class LockExecution {
 			}
 		}
 		else {
-			LockHandle handle = acquire(request);
+			LockHandle handle = acquire(request, onLost);
 			// Only now: a thread that failed to acquire must not be left with an empty HeldLocks.
 			heldLocks = HeldLocks.current();
 			held = heldLocks.add(this, handle, onLost, this.observations.startHeld(request.name()));
@@ -277,7 +277,17 @@ public final class LockExecution {
 		}
 	}
 
-	private LockHandle acquire(LockRequest request) {
+	/**
+	 * @throws LockLostException if the lock was granted after its lease had run out by the holder's clock, unless
+	 * {@code onLost} is {@link OnLost#IGNORE}; the work must not start then
+	 */
+	private LockHandle acquire(LockRequest request, OnLost onLost) {
+		LockHandle handle = acquireObserved(request);
+		refuseIfArrivedLost(handle, onLost);
+		return handle;
+	}
+
+	private LockHandle acquireObserved(LockRequest request) {
 		Observation observation = this.observations.startAcquire(request.name());
 		try {
 			LockHandle handle = PreparedHandles.take(this, request);
@@ -302,6 +312,25 @@ public final class LockExecution {
 			observation.error(ex).stop();
 			throw ex;
 		}
+	}
+
+	/**
+	 * A grant can arrive after its lease ran out by the holder's clock: a store that stalled while the request was
+	 * on its way, a pause of this JVM between the grant and here. The store may already have let the next holder in,
+	 * so the work must not start; the loss was reported when {@link LockHandle#isLost()} noticed it.
+	 */
+	private static void refuseIfArrivedLost(LockHandle handle, OnLost onLost) {
+		if (onLost == OnLost.IGNORE || !handle.isLost()) {
+			return;
+		}
+		try {
+			handle.release();
+		}
+		catch (RuntimeException ex) {
+			// A lost lock is let go of without a round trip on every leased engine; if one did try and failed, the
+			// lease frees the lock, and the caller hears of the loss, which is what matters.
+		}
+		throw lostException(handle);
 	}
 
 	/** The exception for a lock found lost (and lost for good: its loss reason never goes back to null). */

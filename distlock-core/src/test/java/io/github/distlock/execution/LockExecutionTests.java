@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import io.github.distlock.LockLostException;
+import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockHandle;
@@ -18,6 +20,7 @@ import io.github.distlock.engine.LockRequest;
 import io.github.distlock.interceptor.StubLockHandle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The claims that keep a lock held across a stage, with an engine that answers at once: a stage started under a
@@ -77,6 +80,73 @@ class LockExecutionTests {
 			TransactionSynchronizationManager.clearSynchronization();
 		}
 		assertThat(this.events).containsExactly("acquired", "released");
+	}
+
+	@Test
+	void aLockGrantedAfterItsLeaseRanOutIsReleasedAndTheWorkNeverStarts() {
+		LockExecution arrivingLost = new LockExecution(() -> this::acquireLost, () -> ObservationRegistry.NOOP);
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> arrivingLost.run(REQUEST, OnLost.ROLLBACK, () -> this.events.add("work ran")))
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> arrivingLost.runStage(REQUEST,
+				OnLost.INTERRUPT, () -> CompletableFuture.completedFuture(this.events.add("stage started"))));
+		assertThat(this.events).containsExactly("acquired", "released", "acquired", "released");
+	}
+
+	@Test
+	void aLockGrantedAfterItsLeaseRanOutRunsWorkThatIgnoresLosses() throws Throwable {
+		LockExecution arrivingLost = new LockExecution(() -> this::acquireLost, () -> ObservationRegistry.NOOP);
+		arrivingLost.run(REQUEST, OnLost.IGNORE, () -> this.events.add("work ran"));
+		assertThat(this.events).containsExactly("acquired", "work ran", "released");
+	}
+
+	/** A grant that came after its lease had run out by the holder's clock: lost from the start. */
+	private LockHandle acquireLost(LockRequest request) {
+		this.events.add("acquired");
+		LockHandle held = new StubLockHandle(request.name(), request.key(), () -> this.events.add("released"));
+		return new LockHandle() {
+
+			@Override
+			public String name() {
+				return held.name();
+			}
+
+			@Override
+			public String key() {
+				return held.key();
+			}
+
+			@Override
+			public long token() {
+				return held.token();
+			}
+
+			@Override
+			public long leaseDeadlineNanos() {
+				return held.leaseDeadlineNanos();
+			}
+
+			@Override
+			public LostLock.Reason lossReason() {
+				return LostLock.Reason.STORE_UNREACHABLE;
+			}
+
+			@Override
+			public boolean verify() {
+				return false;
+			}
+
+			@Override
+			public void whenLost(Runnable action) {
+				action.run();
+			}
+
+			@Override
+			public boolean release() {
+				return held.release();
+			}
+
+		};
 	}
 
 	private LockHandle acquire(LockRequest request) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Every loss the library reports must be real, or at least forced: a lock reported lost that was not is a false
@@ -86,7 +87,8 @@ final class LossJustificationCheck implements Check {
 		// How many were seen gone, rather than only put at risk by a fault: for people, not a rule.
 		report.figure("losses the records show", shown.values().stream().mapToInt(Integer::intValue).sum() + " of "
 				+ records.lossReports().size() + " " + shown);
-		// Granted already lost: the caller's section ran on a lock the library had given up. Not a rule either.
+		// Granted already lost: the call refused to start its section (or, for a loss found just after the call
+		// went in, the section learnt of it at once). Not a rule either.
 		report.figure("losses on arrival", onArrival.values().stream().mapToInt(Integer::intValue).sum() + " of "
 				+ records.lossReports().size() + " reported within " + Check.millis(ON_ARRIVAL)
 				+ " of the section learning it held the lock " + onArrival);
@@ -101,9 +103,9 @@ final class LossJustificationCheck implements Check {
 		return record(records, loss, held);
 	}
 
+	/** The call the loss was reported to: one that held the lock, or one that refused a grant lost on arrival. */
 	private static Optional<Acquisition> acquisitionOf(RunRecords records, LossReport loss) {
-		return records.acquisitions()
-			.stream()
+		return Stream.concat(records.acquisitions().stream(), records.lostOnArrival().stream())
 			.filter((held) -> held.worker().equals(loss.worker()) && held.key().equals(loss.key())
 					&& held.token() == loss.token())
 			.findFirst();

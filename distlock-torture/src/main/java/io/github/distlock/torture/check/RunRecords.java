@@ -24,11 +24,13 @@ import java.util.stream.Collectors;
  * @param keysLeft locks still in the store (Redis keys, table rows, ZooKeeper nodes) after the workers stopped and
  * leases ran out
  * @param stalls the times the workers' JVMs did not run, as each saw it, in no particular order
+ * @param lostOnArrival calls granted their lock with its lease already run out, which refused to start their section:
+ * they held nothing, so no check of holders sees them; their {@code acquiredNanos} is when the call refused
  */
 public record RunRecords(RunParameters parameters, List<Acquisition> acquisitions, List<Timeout> timeouts,
 		List<String> failures, List<LossReport> lossReports, Set<String> finishedWorkers,
 		List<FenceWrite> fenceWrites, List<KeyspaceEvent> keyspace, List<FaultRecord> faults, List<String> keysLeft,
-		List<Stall> stalls) {
+		List<Stall> stalls, List<Acquisition> lostOnArrival) {
 
 	/** The kill of a worker, if it was killed. */
 	public Optional<FaultRecord> killOf(String worker) {

@@ -46,8 +46,10 @@ public final class RunRecordsReader {
 		List<LossReport> lossReports = new ArrayList<>();
 		Set<String> finished = new HashSet<>();
 		List<Stall> stalls = new ArrayList<>();
+		List<Acquisition> lostOnArrival = new ArrayList<>();
 		for (Path history : histories(dir)) {
-			readHistory(HistoryFiles.read(history), acquisitions, timeouts, failures, lossReports, finished, stalls);
+			readHistory(HistoryFiles.read(history), acquisitions, timeouts, failures, lossReports, finished, stalls,
+					lostOnArrival);
 		}
 		List<FenceWrite> fence = HistoryFiles.read(dir.resolve("fence.log"))
 			.stream()
@@ -65,7 +67,7 @@ public final class RunRecordsReader {
 			.map((line) -> line.text("key"))
 			.toList();
 		return new RunRecords(parameters, acquisitions, timeouts, failures, lossReports, finished, fence, keyspace,
-				faults, keysLeft, stalls);
+				faults, keysLeft, stalls, lostOnArrival);
 	}
 
 	/**
@@ -104,7 +106,8 @@ public final class RunRecordsReader {
 		}
 	}
 	private static void readHistory(List<HistoryLine> lines, List<Acquisition> acquisitions, List<Timeout> timeouts,
-			List<String> failures, List<LossReport> lossReports, Set<String> finished, List<Stall> stalls) {
+			List<String> failures, List<LossReport> lossReports, Set<String> finished, List<Stall> stalls,
+			List<Acquisition> lostOnArrival) {
 		Map<Long, HistoryLine> acquired = new HashMap<>();
 		Map<Long, Acquisition.Ending> endings = new HashMap<>();
 		Map<Long, Long> sectionEnds = new HashMap<>();
@@ -124,6 +127,10 @@ public final class RunRecordsReader {
 				case "timed_out" -> timeouts.add(new Timeout(line.text("worker"), line.number("call"),
 						line.text("key"), line.number("start"), line.number("nano"),
 						Boolean.parseBoolean(line.text("unavailable"))));
+				case "lost_on_arrival" -> lostOnArrival.add(new Acquisition(line.text("worker"), line.text("thread"),
+						line.number("call"), line.text("key"), line.number("token"), line.number("start"),
+						line.number("nano"), 0, new Acquisition.Ending("lost", line.number("nano"), line.number("nano"),
+								line.text("reason"))));
 				case "lost_reported" -> lossReports.add(new LossReport(line.text("worker"), line.text("key"),
 						line.number("token"), line.text("reason"), line.number("nano")));
 				case "finished" -> finished.add(line.text("worker"));

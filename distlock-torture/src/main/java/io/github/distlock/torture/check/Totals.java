@@ -31,6 +31,8 @@ final class Totals implements Check {
 		long unavailable = records.timeouts().stream().filter(Timeout::unavailable).count();
 		report.figure("timeouts", records.timeouts().size() + " (lock busy " + (records.timeouts().size()
 				- unavailable) + ", store unreachable " + unavailable + ")");
+		report.figure("refused on arrival", records.lostOnArrival().size()
+				+ " (granted with the lease run out by the worker's clock; the section did not start)");
 		report.figure("failures before holding", records.failures().size() + (records.failures().isEmpty() ? ""
 				: " " + records.failures().stream().limit(5).toList()));
 		report.figure("losses reported", records.lossReports().size() + " " + records.lossReports()

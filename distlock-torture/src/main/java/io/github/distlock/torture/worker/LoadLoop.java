@@ -91,7 +91,12 @@ public final class LoadLoop {
 			this.history.timedOut(section, ex.isStoreUnavailable());
 		}
 		catch (LockLostException ex) {
-			this.history.lost(section, String.valueOf(ex.getReason()));
+			if (section.acquired()) {
+				this.history.lost(section, String.valueOf(ex.getReason()));
+			}
+			else {
+				this.history.lostOnArrival(section, ex.getToken(), String.valueOf(ex.getReason()));
+			}
 		}
 		catch (RuntimeException ex) {
 			this.history.failed(section, ex);

@@ -48,6 +48,14 @@ public final class WorkerHistory implements AutoCloseable {
 		write(ended("lost", section).with("reason", reason));
 	}
 
+	/**
+	 * The lock was granted with its lease already run out by the worker's clock, so the call refused to start the
+	 * section: nothing was held, and the loss was reported before this line.
+	 */
+	void lostOnArrival(Section section, long token, String reason) {
+		write(call("lost_on_arrival", section).with("token", token).with("reason", reason));
+	}
+
 	void failed(Section section, Throwable failure) {
 		HistoryLine line = section.acquired() ? ended("failed", section) : call("failed", section);
 		write(line.with("error", failure.getClass().getSimpleName()));

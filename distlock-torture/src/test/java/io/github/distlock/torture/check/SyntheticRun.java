@@ -117,6 +117,16 @@ final class SyntheticRun {
 			.with("token", token).with("reason", reason));
 	}
 
+	/**
+	 * A call granted its lock at {@code at} with the lease already run out: the loss is reported, and the call
+	 * refuses to start its section.
+	 */
+	void lostOnArrival(String worker, String key, long token, double start, double at, String reason) {
+		lostReported(worker, key, token, at, reason);
+		add(worker, line("lost_on_arrival", worker, at + 0.1).with("thread", worker + "-t0").with("call", ++this.calls)
+			.with("key", key).with("start", nanos(start)).with("token", token).with("reason", reason));
+	}
+
 	/** The worker saw its own JVM stall from one time to the other ({@code StallWatch}). */
 	void stalled(String worker, double from, double to) {
 		add(worker, line("stalled", worker, to).with("from", nanos(from)).with("to", nanos(to)));

@@ -557,6 +557,30 @@ class TortureCheckerTests {
 	}
 
 	/** A call whose lock is reported lost in the middle of its section, which then ends with the loss. */
+	@Test
+	void aGrantLostOnArrivalDuringAStoreStallIsJustifiedAndHoldsNothing() {
+		this.run.fault("db_stall", "database", 5_000, 6_500);
+		// Waiting from before the stall; the grant came after the lease had run out, and the section never ran.
+		this.run.lostOnArrival("w1", "hot-1", token(6_400_000), 4_900, 6_600, "STORE_UNREACHABLE");
+		// The next holder entered straight after: no overlap, since the refused call held nothing.
+		this.run.released("w2", "hot-1", token(6_601_000), 4_950, 6_601, 6_700);
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.figures()).containsEntry("losses justified", "1 of 1 {db_stall=1}");
+		assertThat(report.figures().get("refused on arrival")).startsWith("1 ");
+		assertThat(report.figures().get("losses on arrival")).startsWith("1 of 1 ");
+	}
+
+	@Test
+	void aGrantLostOnArrivalWithNothingToExplainItIsAFalseAlarm() {
+		this.run.lostOnArrival("w1", "hot-1", token(6_400_000), 4_900, 6_600, "STORE_UNREACHABLE");
+		CheckReport report = TortureChecker.check(this.run.write());
+		assertThat(report.counts()).containsOnlyKeys(Violation.Kind.LOSS_UNJUSTIFIED);
+		assertThat(report.violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.detail()).startsWith("w1 told STORE_UNREACHABLE for hot-1")
+				.contains("nothing shows the lock gone before"));
+	}
+
 	private void lostDuringTheSection(String worker, String key, double acquired, double reported, String reason) {
 		long token = token((long) (acquired * 1000));
 		long call = this.run.acquire(worker, key, token, acquired - 1, acquired);
