@@ -207,7 +207,11 @@ class LeaseWatchdogTests {
 
 	@Test
 	void aRenewerThatThrowsInsteadOfAnsweringDoesNotStopTheWatchdog() throws Exception {
-		TestHandle handle = new TestHandle("throwing", Duration.ofMillis(600));
+		// What is tested is the watchdog going on, not its timing: the lease only has to outlast the watchdog's
+		// thread being held back. At 600 ms a JDK 25 build at the lowest priority beside the torture runs lost the
+		// lock before its second renewal (the retry comes a tenth of the lease after the throw, the next renewal a
+		// third after that); at 3 s each step may come 1.4 s late.
+		TestHandle handle = new TestHandle("throwing", Duration.ofSeconds(3));
 		AtomicInteger calls = new AtomicInteger();
 		LeaseWatchdog<TestHandle> watchdog = watchdog((handles, ttls) -> {
 			if (calls.incrementAndGet() == 1) {
@@ -216,9 +220,9 @@ class LeaseWatchdogTests {
 			return List.of(new LeaseWatchdog.AnswerPart(List.of(0), CompletableFuture.completedFuture(List.of(true))));
 		});
 		watchdog.watch(handle);
-		awaitTrue(() -> this.statistics.renewals() >= 2, "two renewals after the failed one");
+		awaitTrue(() -> this.statistics.renewals() >= 2 || handle.isLost(), "two renewals after the failed one");
+		assertThat(handle.isLost()).as("lost before two renewals (%s renewed)", this.statistics.renewals()).isFalse();
 		assertThat(this.statistics.renewalFailures()).isEqualTo(1);
-		assertThat(handle.isLost()).isFalse();
 		assertThat(handle.release()).isTrue();
 		assertThat(this.losses).isEmpty();
 	}
