@@ -24,11 +24,15 @@ final class RedisTarget {
 
 	private final @Nullable BaseConfig<?> server;
 
-	private RedisTarget(String description, String username, boolean tls, @Nullable BaseConfig<?> server) {
+	private final Config config;
+
+	private RedisTarget(String description, String username, boolean tls, @Nullable BaseConfig<?> server,
+			Config config) {
 		this.description = description;
 		this.username = username;
 		this.tls = tls;
 		this.server = server;
+		this.config = config;
 	}
 
 	/**
@@ -39,18 +43,18 @@ final class RedisTarget {
 		if (config.isSingleConfig()) {
 			String address = config.useSingleServer().getAddress();
 			return new RedisTarget("Redis at " + withoutCredentials(address), config.getUsername(), isTls(address),
-					config.useSingleServer());
+					config.useSingleServer(), config);
 		}
 		if (config.isSentinelConfig()) {
 			List<String> sentinels = config.useSentinelServers().getSentinelAddresses();
 			return new RedisTarget("Redis master '" + config.useSentinelServers().getMasterName()
 					+ "' through Sentinel at " + withoutCredentials(sentinels), config.getUsername(),
-					sentinels.stream().anyMatch(RedisTarget::isTls), config.useSentinelServers());
+					sentinels.stream().anyMatch(RedisTarget::isTls), config.useSentinelServers(), config);
 		}
 		if (config.isClusterConfig()) {
 			List<String> nodes = config.useClusterServers().getNodeAddresses();
 			return new RedisTarget("Redis Cluster at " + withoutCredentials(nodes), config.getUsername(),
-					nodes.stream().anyMatch(RedisTarget::isTls), config.useClusterServers());
+					nodes.stream().anyMatch(RedisTarget::isTls), config.useClusterServers(), config);
 		}
 		return null;
 	}
@@ -58,7 +62,7 @@ final class RedisTarget {
 	/** The target of a configuration, or a plain "Redis" for the modes {@link #of} does not describe. */
 	static RedisTarget orUnknown(Config config) {
 		RedisTarget target = of(config);
-		return (target != null) ? target : new RedisTarget("Redis", config.getUsername(), false, null);
+		return (target != null) ? target : new RedisTarget("Redis", config.getUsername(), false, null, config);
 	}
 
 	private static boolean isTls(String address) {
@@ -85,6 +89,11 @@ final class RedisTarget {
 
 	boolean tls() {
 		return this.tls;
+	}
+
+	/** The whole configuration, whose TLS material (Redisson 4.7 keeps it there) a probe of the server needs. */
+	Config config() {
+		return this.config;
 	}
 
 	@Nullable BaseConfig<?> server() {

@@ -21,6 +21,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.jspecify.annotations.Nullable;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
+import org.redisson.config.Config;
 import org.redisson.config.SentinelServersConfig;
 import org.redisson.config.SingleServerConfig;
 
@@ -82,7 +83,7 @@ final class TlsHandshakeProbe {
 	static Answer handshake(RedisTarget target, long timeoutMillis) {
 		BaseConfig<?> server = target.server();
 		URI address = firstAddress(server);
-		SSLContext context = (server != null && address != null) ? context(server) : null;
+		SSLContext context = (server != null && address != null) ? context(target.config(), server) : null;
 		if (address == null || context == null) {
 			return Answer.NONE;
 		}
@@ -149,32 +150,15 @@ final class TlsHandshakeProbe {
 		}
 	}
 
-	/** The client's TLS material as Redisson would use it: its factories, else its key and trust stores. */
-	private static @Nullable SSLContext context(BaseConfig<?> server) {
+	/**
+	 * The client's TLS material as Redisson would use it: the configuration's (where Redisson 4.7 keeps it), else
+	 * the server settings' (where a Redisson file written for older versions may still put it); factories first, then
+	 * key and trust stores.
+	 */
+	private static @Nullable SSLContext context(Config config, BaseConfig<?> server) {
 		try {
-			KeyManager[] keys = null;
-			if (server.getSslKeyManagerFactory() != null) {
-				keys = server.getSslKeyManagerFactory().getKeyManagers();
-			}
-			else if (server.getSslKeystore() != null) {
-				KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-				char[] password = password(server.getSslKeystorePassword());
-				factory.init(load(server.getSslKeystore(), server.getSslKeystoreType(), password), password);
-				keys = factory.getKeyManagers();
-			}
-			TrustManager[] trust = null;
-			if (server.getSslTrustManagerFactory() != null) {
-				trust = server.getSslTrustManagerFactory().getTrustManagers();
-			}
-			else if (server.getSslTruststore() != null) {
-				TrustManagerFactory factory = TrustManagerFactory
-					.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-				factory.init(load(server.getSslTruststore(), server.getSslKeystoreType(),
-						password(server.getSslTruststorePassword())));
-				trust = factory.getTrustManagers();
-			}
 			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(keys, trust, null);
+			context.init(keys(config, server), trust(config, server), null);
 			return context;
 		}
 		catch (Exception ex) {
@@ -182,7 +166,45 @@ final class TlsHandshakeProbe {
 		}
 	}
 
-	private static KeyStore load(URL url, String type, char @Nullable [] password) throws Exception {
+	@SuppressWarnings("deprecation") // the server's settings, for Redisson files written before 4.7
+	private static KeyManager @Nullable [] keys(Config config, BaseConfig<?> server) throws Exception {
+		KeyManagerFactory factory = firstNonNull(config.getSslKeyManagerFactory(), server.getSslKeyManagerFactory());
+		if (factory != null) {
+			return factory.getKeyManagers();
+		}
+		URL keystore = firstNonNull(config.getSslKeystore(), server.getSslKeystore());
+		if (keystore == null) {
+			return null;
+		}
+		factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+		char[] password = password(firstNonNull(config.getSslKeystorePassword(), server.getSslKeystorePassword()));
+		factory.init(load(keystore, firstNonNull(config.getSslKeystoreType(), server.getSslKeystoreType()), password),
+				password);
+		return factory.getKeyManagers();
+	}
+
+	@SuppressWarnings("deprecation") // the server's settings, for Redisson files written before 4.7
+	private static TrustManager @Nullable [] trust(Config config, BaseConfig<?> server) throws Exception {
+		TrustManagerFactory factory = firstNonNull(config.getSslTrustManagerFactory(),
+				server.getSslTrustManagerFactory());
+		if (factory != null) {
+			return factory.getTrustManagers();
+		}
+		URL truststore = firstNonNull(config.getSslTruststore(), server.getSslTruststore());
+		if (truststore == null) {
+			return null;
+		}
+		factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+		factory.init(load(truststore, firstNonNull(config.getSslKeystoreType(), server.getSslKeystoreType()),
+				password(firstNonNull(config.getSslTruststorePassword(), server.getSslTruststorePassword()))));
+		return factory.getTrustManagers();
+	}
+
+	private static <T> @Nullable T firstNonNull(@Nullable T first, @Nullable T second) {
+		return (first != null) ? first : second;
+	}
+
+	private static KeyStore load(URL url, @Nullable String type, char @Nullable [] password) throws Exception {
 		KeyStore store = KeyStore.getInstance((type != null) ? type : KeyStore.getDefaultType());
 		try (InputStream in = url.openStream()) {
 			store.load(in, password);

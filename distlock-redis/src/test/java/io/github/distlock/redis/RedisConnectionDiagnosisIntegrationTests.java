@@ -52,9 +52,8 @@ class RedisConnectionDiagnosisIntegrationTests {
 
 	private static LockStoreConnectionException diagnose(String address) {
 		Config config = new Config();
-		config.useSingleServer()
-			.setAddress(address)
-			.setSslTrustManagerFactory(RedisTestClients.trusting(redis.caCertificate()));
+		config.setSslTrustManagerFactory(RedisTestClients.trusting(redis.caCertificate()));
+		config.useSingleServer().setAddress(address);
 		RedisTarget target = RedisTarget.orUnknown(config);
 		return RedisConnectionDiagnosis.diagnose(new TimeoutException(), target, TIMEOUT_MILLIS,
 				ConnectionSettingNames.SPRING_DATA_REDIS);

@@ -86,8 +86,9 @@ final class DataRedisRedissonConfig {
 			server.setClientName(properties.getClientName());
 		}
 		if (sslBundle != null) {
-			server.setSslTrustManagerFactory(sslBundle.getManagers().getTrustManagerFactory());
-			server.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
+			// On the configuration, where Redisson 4.7 reads them (on the server settings it logs a deprecation).
+			config.setSslTrustManagerFactory(sslBundle.getManagers().getTrustManagerFactory());
+			config.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
 		}
 		return config;
 	}

@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-import org.redisson.config.SingleServerConfig;
 import org.springframework.boot.ssl.SslBundle;
 
 import io.github.distlock.redis.RedLockStartupCheck;
@@ -53,7 +52,7 @@ final class RedLockClients implements AutoCloseable {
 		config.setLazyInitialization(true);
 		config.setUsername(settings.getUsername());
 		config.setPassword(DataRedisRedissonConfig.password(settings.getPassword()));
-		SingleServerConfig server = config.useSingleServer()
+		config.useSingleServer()
 			.setAddress(node)
 			.setTimeout(millis(settings.getNodeTimeout()))
 			.setConnectTimeout(millis(settings.getConnectTimeout()))
@@ -61,9 +60,9 @@ final class RedLockClients implements AutoCloseable {
 			.setConnectionMinimumIdleSize(DataRedisRedissonConfig.MIN_IDLE_CONNECTIONS)
 			.setClientName(settings.getClientName());
 		if (sslBundle != null) {
-			// On the same server configuration: each useSingleServer() call starts a new one.
-			server.setSslTrustManagerFactory(sslBundle.getManagers().getTrustManagerFactory());
-			server.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
+			// On the configuration, where Redisson 4.7 reads them (on the server settings it logs a deprecation).
+			config.setSslTrustManagerFactory(sslBundle.getManagers().getTrustManagerFactory());
+			config.setSslKeyManagerFactory(sslBundle.getManagers().getKeyManagerFactory());
 		}
 		return config;
 	}

@@ -146,7 +146,8 @@ class RedisStartupFailureIntegrationTests {
 	}
 
 	@Test
-	void mutualTlsWithACertificateTheServerTrustsStartsAndLocks() {
+	@ExtendWith(OutputCaptureExtension.class)
+	void mutualTlsWithACertificateTheServerTrustsStartsAndLocks(CapturedOutput output) {
 		runner.withPropertyValues(tls(mutualTls.tlsPort()))
 			.withPropertyValues(trusting(mutualTls))
 			.withPropertyValues(presenting(mutualTls.clientCertificate(), mutualTls.clientKey()))
@@ -158,6 +159,8 @@ class RedisStartupFailureIntegrationTests {
 				assertThat(handle.verify()).isTrue();
 				assertThat(handle.release()).isTrue();
 			});
+		// The bundle's material goes where Redisson 4.7 reads it; on the server settings Redisson warns at start-up.
+		assertThat(output).doesNotContain("setting is deprecated");
 	}
 
 	@Test
