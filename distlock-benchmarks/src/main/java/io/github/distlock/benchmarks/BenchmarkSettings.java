@@ -1,6 +1,7 @@
 package io.github.distlock.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.distlock.benchmarks.systems.LockSettings;
 
@@ -58,6 +59,15 @@ public record BenchmarkSettings(String profile, LockSettings locks, Duration war
 				full.contendedRoundTime, full.parallelThreads, full.contendedClients, full.threadsPerClient,
 				full.manyKeysThreads, full.manyKeys, full.maxHold, 100_000, Duration.ofSeconds(3), 1_000_000, 16,
 				full.structuralOps, full.maxOpsPerLoop);
+	}
+
+	/**
+	 * Options of the worker JVMs the two-JVM scenario starts. A full run's workers are measured, so they run as the
+	 * JVM would by default; a smoke run only checks that every system produces numbers, and most of its two-JVM time
+	 * is JVMs starting, which C2's compiler threads slow on a small machine.
+	 */
+	public List<String> workerJvmOptions() {
+		return "smoke".equals(this.profile) ? List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC") : List.of();
 	}
 
 	/** Renewal happens every third of the lease in every system compared. */

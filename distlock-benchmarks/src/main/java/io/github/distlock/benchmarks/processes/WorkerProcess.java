@@ -29,9 +29,11 @@ public final class WorkerProcess implements AutoCloseable {
 	 * Starts a worker with one client of the named system, without waiting for it: several start side by side, and
 	 * each is then {@linkplain #awaitReady awaited}.
 	 */
-	public static WorkerProcess launch(String system, String host, int port, LockSettings locks) {
+	public static WorkerProcess launch(String system, String host, int port, LockSettings locks,
+			List<String> jvmOptions) {
 		List<String> arguments = new ArrayList<>();
 		arguments.add("-Xmx256m");
+		arguments.addAll(jvmOptions);
 		String classPath = System.getProperty("java.class.path");
 		if (isExecutableJar(classPath)) {
 			arguments.add("-jar");

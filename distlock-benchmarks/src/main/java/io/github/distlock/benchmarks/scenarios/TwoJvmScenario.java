@@ -87,7 +87,7 @@ public final class TwoJvmScenario implements Scenario {
 		try {
 			for (int i = 0; i < JVMS; i++) {
 				pair.add(WorkerProcess.launch(system.name(), context.redis().host(), context.redis().port(),
-						context.settings().locks()));
+						context.settings().locks(), context.settings().workerJvmOptions()));
 			}
 			for (WorkerProcess worker : pair) {
 				worker.awaitReady(Duration.ofMinutes(2));
