@@ -171,7 +171,7 @@ public final class RedLockEngine
 	/**
 	 * @param parts the parts granted, one per master, whose deadlines leave out the allowance for clock drift
 	 */
-	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, List<LockHandle> parts) {
+	RedLockHandle newHandle(LockRequest request, long token, long acquiredAtNanos, List<LeasedLockHandle> parts) {
 		String holder = this.engineId + ":" + this.acquisitions.incrementAndGet();
 		return new RedLockHandle(this, request.name(), request.key(), token, holder, acquiredAtNanos,
 				this.masters.majority(), parts);
@@ -199,8 +199,9 @@ public final class RedLockEngine
 
 	/** Lets go of a lost lock's parts still held on some masters, so they do not block others until they expire. */
 	void letGoOfParts(RedLockHandle lock) {
-		for (LockHandle part : lock.parts()) {
-			if (!part.isLost()) {
+		// Runs in a part's loss actions (see RedLockHandle.heldParts()): each part's state is read, not asked for.
+		for (LeasedLockHandle part : lock.parts()) {
+			if (part.isHeld()) {
 				this.masters.runLater(() -> {
 					try {
 						part.release();

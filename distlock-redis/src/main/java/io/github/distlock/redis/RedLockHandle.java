@@ -35,8 +35,8 @@ final class RedLockHandle implements LockHandle {
 
 	private final int majority;
 
-	/** The parts: one on each master that granted the lock, a majority or more. */
-	private final List<LockHandle> parts;
+	/** The parts: one on each master that granted the lock, a majority or more, each its master engine's handle. */
+	private final List<LeasedLockHandle> parts;
 
 	private final HandleLife life = new HandleLife();
 
@@ -44,7 +44,7 @@ final class RedLockHandle implements LockHandle {
 	private boolean handedOut;
 
 	RedLockHandle(RedLockEngine engine, String name, String key, long token, String holder, long acquiredAtNanos,
-			int majority, List<LockHandle> parts) {
+			int majority, List<LeasedLockHandle> parts) {
 		this.engine = engine;
 		this.name = name;
 		this.key = key;
@@ -57,7 +57,7 @@ final class RedLockHandle implements LockHandle {
 
 	/** Starts listening for the loss of parts; before this the handle is not handed out. */
 	void watchParts() {
-		for (LockHandle part : this.parts) {
+		for (LeasedLockHandle part : this.parts) {
 			part.whenLost(() -> partLost(part));
 		}
 	}
@@ -74,6 +74,10 @@ final class RedLockHandle implements LockHandle {
 		return true;
 	}
 
+	/**
+	 * Runs in the part's loss actions, on whichever thread found that part lost and under that part's reporting lock:
+	 * nothing here may wait for another part's (see {@link #heldParts()}).
+	 */
 	private void partLost(LockHandle part) {
 		synchronized (this) {
 			if (!this.handedOut || heldParts() >= this.majority) {
@@ -92,11 +96,19 @@ final class RedLockHandle implements LockHandle {
 		}
 	}
 
-	/** How many parts are not lost. */
+	/**
+	 * How many parts are held now: neither lost nor released, with their leases still running by this process's
+	 * clock. Read from their states and deadlines alone, without asking a part whether it is lost: that would report,
+	 * there and then and under that part's reporting lock, a part whose lease ran out unnoticed so far. This runs in
+	 * another part's loss actions, under that part's lock, and two masters' watchdog threads, each reporting a part of
+	 * this lock as the lease ran out, each asked about the other's part; each waited for the other's lock, for good,
+	 * and neither master's watchdog renewed or reported anything any more.
+	 */
 	int heldParts() {
+		long now = System.nanoTime();
 		int held = 0;
-		for (LockHandle part : this.parts) {
-			if (!part.isLost()) {
+		for (LeasedLockHandle part : this.parts) {
+			if (part.isHeld() && !part.leaseRanOut(now)) {
 				held++;
 			}
 		}
@@ -104,7 +116,7 @@ final class RedLockHandle implements LockHandle {
 	}
 
 	/** The parts, one per master that granted the lock. */
-	List<LockHandle> parts() {
+	List<LeasedLockHandle> parts() {
 		return this.parts;
 	}
 
@@ -129,9 +141,10 @@ final class RedLockHandle implements LockHandle {
 	 */
 	@Override
 	public long leaseDeadlineNanos() {
+		// Held by their states alone (see heldParts()); a part whose lease ran out unnoticed brings its past deadline.
 		long[] deadlines = this.parts.stream()
-			.filter((part) -> !part.isLost())
-			.mapToLong(LockHandle::leaseDeadlineNanos)
+			.filter(LeasedLockHandle::isHeld)
+			.mapToLong(LeasedLockHandle::leaseDeadlineNanos)
 			.toArray();
 		if (deadlines.length < this.majority) {
 			return this.acquiredAtNanos;
@@ -172,8 +185,8 @@ final class RedLockHandle implements LockHandle {
 
 	/** Why the majority's lease ran out: by design when its parts are not renewed, else their masters did not answer. */
 	private LostLock.Reason runOutReason() {
-		for (LockHandle part : this.parts) {
-			if (part instanceof LeasedLockHandle leased && !leased.renewalEnded()) {
+		for (LeasedLockHandle part : this.parts) {
+			if (!part.renewalEnded()) {
 				return LostLock.Reason.STORE_UNREACHABLE;
 			}
 		}

@@ -17,6 +17,7 @@ import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.LockStoreException;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.engine.support.LeasedLockHandle;
 
 /**
  * One attempt at a RedLock: a single try on every master at once, each waited for at most the node timeout. With a
@@ -95,7 +96,11 @@ final class RedLockRound {
 		}
 		long validUntil = start + this.request.initialLease().toNanos() - this.driftNanos;
 		if (raiseFloors(token) && System.nanoTime() - validUntil < 0) {
-			List<LockHandle> parts = Arrays.stream(this.granted).filter(Objects::nonNull).toList();
+			// Each master's engine hands out leased handles.
+			List<LeasedLockHandle> parts = Arrays.stream(this.granted)
+				.filter(Objects::nonNull)
+				.map(LeasedLockHandle.class::cast)
+				.toList();
 			RedLockHandle lock = this.engine.newHandle(this.request, token, start, parts);
 			lock.watchParts();
 			if (lock.handOut()) {

@@ -2,9 +2,11 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -246,51 +248,82 @@ class RedLockIntegrationTests {
 
 	/**
 	 * Every master holds the renewals with {@code CLIENT PAUSE}, and a command timeout longer than the lease keeps
-	 * them unanswered past it: the holder's clock decides. The loss is reported once, as the majority's lease runs
-	 * out (its parts' deadlines, which the majority's trails by the allowance for clock drift), not when the command
-	 * timeout fails the renewals; the release that follows is told at once that the lock was lost.
+	 * them unanswered past it: the holder's clock decides. Each lock's loss is reported once, as its majority's lease
+	 * runs out (its parts' deadlines, which the majority's trails by the allowance for clock drift), not when the
+	 * command timeout fails the renewals; the release that follows is told at once that the lock was lost. Several
+	 * locks, whose parts run out on the five masters' watchdog threads at once: two of those threads, each reporting
+	 * its part of the same lock, once blocked each other for good, and those masters renewed nothing any more.
 	 */
 	@Test
 	void aLeaseRunOutWhileEveryMasterHoldsItsRenewalIsLostAtItsDeadline() throws Exception {
 		Duration commandTimeout = Duration.ofSeconds(2);
 		Duration lease = Duration.ofSeconds(1);
+		int locks = 16;
 		List<RedissonClient> perMaster = new ArrayList<>();
 		for (RedisProcess master : masters.servers()) {
 			Config config = RedLockTestEngines.config(master);
 			config.useSingleServer().setTimeout((int) commandTimeout.toMillis());
 			perMaster.add(Redisson.create(config));
 		}
-		List<Long> reportedAt = new CopyOnWriteArrayList<>();
+		Map<String, Long> reportedAt = new ConcurrentHashMap<>();
 		RedLockEngine slow = new RedLockEngine(perMaster, "distlock", commandTimeout,
 				RedLockEngine.DEFAULT_RETRY_DELAY, (loss) -> {
-					reportedAt.add(System.nanoTime());
+					reportedAt.putIfAbsent(loss.key(), System.nanoTime());
 					this.lost.add(loss);
 				});
 		try {
-			LockHandle held = slow.acquire(request("unrenewed", lease, Duration.ZERO));
-			long grantedUntil = held.leaseDeadlineNanos();
+			slow.acquire(request("warm-up", Duration.ofSeconds(5), Duration.ofSeconds(10))).release();
+			Map<String, LockHandle> held = new LinkedHashMap<>();
+			Map<String, Long> grantedUntil = new LinkedHashMap<>();
+			for (int i = 0; i < locks; i++) {
+				LockHandle handle = slow.acquire(request("unrenewed-" + i, lease, Duration.ZERO));
+				held.put(handle.key(), handle);
+				grantedUntil.put(handle.key(), handle.leaseDeadlineNanos());
+			}
 			RedLockTestEngines.onEachMaster(masters, masters.size(), "CLIENT", "PAUSE", "6000", "ALL");
 			try {
-				LostLock loss = this.lost.poll(lease.plus(commandTimeout).toMillis(), TimeUnit.MILLISECONDS);
-				assertThat(loss).as("the loss, reported").isNotNull();
-				assertThat(loss.key()).isEqualTo("unrenewed");
-				assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+				long lastDeadline = grantedUntil.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+				List<LostLock> losses = new ArrayList<>();
+				while (losses.size() < locks) {
+					LostLock loss = this.lost.poll(lastDeadline + commandTimeout.toNanos() - System.nanoTime(),
+							TimeUnit.NANOSECONDS);
+					assertThat(loss).as("a loss, reported before the renewals' command timeout (%d of %d so far)",
+							losses.size(), locks).isNotNull();
+					losses.add(loss);
+				}
+				assertThat(losses).extracting(LostLock::key).containsExactlyInAnyOrderElementsOf(held.keySet());
+				assertThat(losses).extracting(LostLock::reason).containsOnly(LostLock.Reason.STORE_UNREACHABLE);
 				// The drift allowance is a hundredth of the lease and 2 ms; then within one renewal interval.
 				long drift = lease.toNanos() / 100 + TimeUnit.MILLISECONDS.toNanos(2);
-				assertThat(reportedAt.get(0) - grantedUntil).as("how long after the deadline the loss was reported")
+				grantedUntil.forEach((key, deadline) -> assertThat(reportedAt.get(key) - deadline)
+					.as("how long after the deadline the loss of %s was reported", key)
 					.isNotNegative()
-					.isLessThan(drift + lease.toNanos() / 3);
-				assertThat(held.isLost()).isTrue();
-				assertThat(held.verify()).isFalse();
-				long releasing = System.nanoTime();
-				assertThat(held.release()).as("the release of a lost lock").isFalse();
-				assertThat(System.nanoTime() - releasing).as("the release's time: no round trip to a paused master")
-					.isLessThan(commandTimeout.toNanos());
+					.isLessThan(drift + lease.toNanos() / 3));
+				for (LockHandle handle : held.values()) {
+					assertThat(handle.isLost()).isTrue();
+					assertThat(handle.verify()).isFalse();
+					long releasing = System.nanoTime();
+					assertThat(handle.release()).as("the release of a lost lock").isFalse();
+					assertThat(System.nanoTime() - releasing)
+						.as("the release's time: no round trip to a paused master")
+						.isLessThan(commandTimeout.toNanos());
+				}
 			}
 			finally {
 				RedLockTestEngines.onEachMaster(masters, masters.size(), "CLIENT", "UNPAUSE");
 			}
-			assertThat(held.release()).as("nothing left to release").isFalse();
+			for (LockHandle handle : held.values()) {
+				assertThat(handle.release()).as("nothing left to release").isFalse();
+			}
+			// Every master's watchdog still renews: none was left blocked by a loss.
+			LockHandle after = slow.acquire(request("after", lease, Duration.ofSeconds(5)));
+			long renewedUntil = System.nanoTime() + 3 * lease.toNanos();
+			while (System.nanoTime() - renewedUntil < 0) {
+				assertThat(((RedLockHandle) after).heldParts()).as("the parts of a lock held after the pause, each renewed "
+						+ "by its master's watchdog").isEqualTo(masters.size());
+				Thread.sleep(lease.toMillis() / 10);
+			}
+			assertThat(after.release()).isTrue();
 		}
 		finally {
 			slow.close();
