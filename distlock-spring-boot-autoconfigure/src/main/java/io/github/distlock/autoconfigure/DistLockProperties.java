@@ -72,6 +72,10 @@ public class DistLockProperties {
 	@NestedConfigurationProperty
 	private final ShedLockProviderProperties shedlock = new ShedLockProviderProperties();
 
+	/** Spring Integration's lock registry on distlock (distlock-spring-integration). */
+	@NestedConfigurationProperty
+	private final LockRegistryProperties lockRegistry = new LockRegistryProperties();
+
 	@NestedConfigurationProperty
 	private final EtcdLockProperties etcd = new EtcdLockProperties();
 
@@ -166,6 +170,10 @@ public class DistLockProperties {
 
 	public ShedLockProviderProperties getShedlock() {
 		return this.shedlock;
+	}
+
+	public LockRegistryProperties getLockRegistry() {
+		return this.lockRegistry;
 	}
 
 	public ZooKeeperLockProperties getZookeeper() {

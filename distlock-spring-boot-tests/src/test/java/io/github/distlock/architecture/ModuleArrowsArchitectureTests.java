@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The arrows between the library's modules, as Maven declares them, said once more in the compiled classes: the core
  * knows no engine, no store client and no Spring Boot; an engine knows the core and its own store's client, and no
- * other engine; the ShedLock provider, the AspectJ aspect and the engines' conformance kit know the engine SPI and no
- * engine; nothing in the library knows the auto-configuration or the test fixtures. Maven would let a new dependency in
+ * other engine; the ShedLock provider, Spring Integration's lock registry, the AspectJ aspect and the engines'
+ * conformance kit know the engine SPI and no engine; nothing in the library knows the auto-configuration or the test fixtures. Maven would let a new dependency in
  * silently (a transitive one needs no declaration); these rules fail on the first class that uses it. Checked on the
  * main classes of every library module on this module's class path (all but the users' test module, which builds on the
  * auto-configuration and is checked in its own build).
@@ -46,7 +46,8 @@ class ModuleArrowsArchitectureTests {
 	}
 
 	static List<String> modules() {
-		return List.of("core", "redis", "jdbc", "zookeeper", "etcd", "shedlock", "aspectj", "conformance");
+		return List.of("core", "redis", "jdbc", "zookeeper", "etcd", "shedlock", "integration", "aspectj",
+				"conformance");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -86,7 +87,7 @@ class ModuleArrowsArchitectureTests {
 				}
 			}
 		}
-		for (String other : List.of("shedlock", "aspectj", "conformance")) {
+		for (String other : List.of("shedlock", "integration", "aspectj", "conformance")) {
 			if (!other.equals(module)) {
 				forbidden.add(CORE + "." + other + "..");
 			}
