@@ -11,9 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.integration.leader.AbstractCandidate;
 import org.springframework.integration.leader.Context;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
@@ -45,9 +42,7 @@ class DistLockRegistryLeaderIntegrationTests {
 	/** Each leader's epoch, its lock's fencing token, in the order they were granted. */
 	private final List<Long> epochs = new CopyOnWriteArrayList<>();
 
-	private final List<RedissonClient> clients = new ArrayList<>();
-
-	private final List<RedisLockEngine> engines = new ArrayList<>();
+	private final RedisEngines engines = new RedisEngines(redis);
 
 	private final List<LockRegistryLeaderInitiator> initiators = new ArrayList<>();
 
@@ -56,8 +51,7 @@ class DistLockRegistryLeaderIntegrationTests {
 		for (LockRegistryLeaderInitiator initiator : this.initiators) {
 			initiator.destroy();
 		}
-		this.engines.forEach(RedisLockEngine::close);
-		this.clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+		this.engines.close();
 	}
 
 	private LockRegistryLeaderInitiator candidate(String id) {
@@ -65,14 +59,7 @@ class DistLockRegistryLeaderIntegrationTests {
 	}
 
 	private LockRegistryLeaderInitiator candidate(String id, Duration lease) {
-		Config config = new Config();
-		config.setUsername(redis.server().username());
-		config.setPassword(redis.server().password());
-		config.useSingleServer().setAddress(redis.url()).setTimeout(3000);
-		RedissonClient client = Redisson.create(config);
-		this.clients.add(client);
-		RedisLockEngine engine = new RedisLockEngine(client, "distlock", null, this.lost::add);
-		this.engines.add(engine);
+		RedisLockEngine engine = this.engines.create(this.lost::add);
 		DistLockRegistry registry = new DistLockRegistry(engine, DistLockRegistry.DEFAULT_NAME, lease);
 		LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry,
 				new AbstractCandidate(id, "reports") {
