@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The core's packages point one way: the annotation's side ({@code interceptor}: advice, parsing, one strategy per
  * return type) builds on the execution core ({@code execution}: holding a lock around work, wherever the work comes
  * from), which builds on the API and the engine SPI. Neither the API nor the execution core knows the annotation's
- * side, so the template and the ShedLock provider run without it.
+ * side, so the template and the ShedLock provider run without it. Leader election ({@code leader}) holds one lock
+ * through the engine SPI and runs no work under it; nothing else in the core knows it.
  */
 class CorePackagesArchitectureTests {
 
@@ -22,6 +23,8 @@ class CorePackagesArchitectureTests {
 	private static final String EXECUTION = "io.github.distlock.execution..";
 
 	private static final String INTERCEPTOR = "io.github.distlock.interceptor..";
+
+	private static final String LEADER = "io.github.distlock.leader..";
 
 	private static JavaClasses library;
 
@@ -67,6 +70,27 @@ class CorePackagesArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage(EXECUTION)
 			.because("only the API's lookups of the current lock read what the execution core keeps")
+			.check(library);
+	}
+
+	@Test
+	void leaderElectionBuildsOnTheEngineSpiAloneAndNothingElseKnowsIt() {
+		assertThat(library.stream().filter((javaClass) -> javaClass.getPackageName().startsWith(API + ".leader")))
+			.as("leader election's classes on the class path")
+			.isNotEmpty();
+		noClasses().that()
+			.resideInAnyPackage(LEADER)
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(EXECUTION, INTERCEPTOR)
+			.because("an election holds one lock through the engine SPI and runs no work under it")
+			.check(library);
+		noClasses().that()
+			.resideInAnyPackage(API, ENGINE, EXECUTION, INTERCEPTOR)
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(LEADER)
+			.because("leader election is an add-on to the core, which works without it")
 			.check(library);
 	}
 
