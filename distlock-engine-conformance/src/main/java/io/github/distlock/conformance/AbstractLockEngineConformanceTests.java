@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What every {@link LockEngine} must do, run against a real store: one holder at a time, waiting, fencing tokens,
- * locks taken together and a crashed holder; with the leases' behaviour from {@link AbstractLeaseConformanceTests}.
+ * locks taken together and a crashed holder; with the leases' behaviour from {@link AbstractLeaseConformanceTests} and
+ * leader election from {@link AbstractLeaderElectionConformanceTests}.
  * A backend proves itself by extending this class and filling in the hooks.
  */
-public abstract class AbstractLockEngineConformanceTests extends AbstractLeaseConformanceTests {
+public abstract class AbstractLockEngineConformanceTests extends AbstractLeaderElectionConformanceTests {
 
 	@Test
 	void aHeldLockIsNotGrantedTwiceAndIsFreeAfterRelease() throws Exception {

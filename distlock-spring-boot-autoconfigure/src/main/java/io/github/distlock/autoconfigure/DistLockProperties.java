@@ -77,6 +77,9 @@ public class DistLockProperties {
 	private final LockRegistryProperties lockRegistry = new LockRegistryProperties();
 
 	@NestedConfigurationProperty
+	private final LeaderProperties leader = new LeaderProperties();
+
+	@NestedConfigurationProperty
 	private final EtcdLockProperties etcd = new EtcdLockProperties();
 
 	private final Health health = new Health();
@@ -174,6 +177,10 @@ public class DistLockProperties {
 
 	public LockRegistryProperties getLockRegistry() {
 		return this.lockRegistry;
+	}
+
+	public LeaderProperties getLeader() {
+		return this.leader;
 	}
 
 	public ZooKeeperLockProperties getZookeeper() {

@@ -41,6 +41,7 @@ class ConfigurationMetadataTests {
 			Map.entry("distlock.etcd.endpoints", "the cluster's addresses are the application's"),
 			Map.entry("distlock.etcd.username", "a credential"), Map.entry("distlock.etcd.password", "a credential"),
 			Map.entry("distlock.zookeeper.connect-string", "the ensemble's addresses are the application's"),
+			Map.entry("distlock.leader.elections", "an instance stands in no election unless told"),
 			Map.entry("distlock.key-prefix", "deprecated: its replacement's default applies"));
 
 	@Test

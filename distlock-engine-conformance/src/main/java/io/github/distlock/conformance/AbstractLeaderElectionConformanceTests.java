@@ -1,0 +1,123 @@
+package io.github.distlock.conformance;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.distlock.engine.LockEngine;
+import io.github.distlock.leader.LeaderElection;
+import io.github.distlock.leader.Leadership;
+import io.github.distlock.leader.LeadershipListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Leader election on every engine, with two candidates as two application instances: one leads at a time, a leader
+ * that leaves is revoked before the other is granted a larger epoch, and a leader whose lock is deleted from outside
+ * is revoked as lost. Part of {@link AbstractLockEngineConformanceTests}, which engines extend.
+ */
+public abstract class AbstractLeaderElectionConformanceTests extends AbstractLeaseConformanceTests {
+
+	private static final String ELECTION = "conformance-election";
+
+	private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+	private final List<Long> epochs = new ArrayList<>();
+
+	private final List<LeaderElection> elections = new ArrayList<>();
+
+	@BeforeEach
+	void forgetEarlierEvents() {
+		// A suite may run its tests on one instance (a class per store, say): what an earlier test heard is not theirs.
+		this.events.clear();
+		synchronized (this.epochs) {
+			this.epochs.clear();
+		}
+	}
+
+	@AfterEach
+	void closeElections() {
+		// Before the suite crashes the engines: a candidate left standing would keep trying on a crashed engine.
+		this.elections.forEach(LeaderElection::close);
+		this.elections.clear();
+	}
+
+	private LeaderElection candidate(String name, LockEngine engine, Duration lease) {
+		LeaderElection election = new LeaderElection(engine, ELECTION, lease, Duration.ofMillis(100),
+				new LeadershipListener() {
+
+					@Override
+					public void granted(Leadership leadership) {
+						synchronized (AbstractLeaderElectionConformanceTests.this.epochs) {
+							AbstractLeaderElectionConformanceTests.this.epochs.add(leadership.epoch());
+						}
+						AbstractLeaderElectionConformanceTests.this.events.add("granted " + name);
+					}
+
+					@Override
+					public void revoked(Leadership leadership, Revocation reason) {
+						AbstractLeaderElectionConformanceTests.this.events.add("revoked " + name + " " + reason);
+					}
+
+				});
+		this.elections.add(election);
+		return election;
+	}
+
+	private String nextEvent() throws InterruptedException {
+		String event = this.events.poll(30, TimeUnit.SECONDS);
+		assertThat(event).as("a leadership event within 30 s").isNotNull();
+		return event;
+	}
+
+	private List<Long> epochs() {
+		synchronized (this.epochs) {
+			return List.copyOf(this.epochs);
+		}
+	}
+
+	@Test
+	void oneCandidateLeadsAndTheOtherIsGrantedALargerEpochOnlyAfterTheLeaderIsRevoked() throws Exception {
+		Duration lease = Duration.ofSeconds(10);
+		LeaderElection first = candidate("first", engine(), lease);
+		LeaderElection second = candidate("second", engine(), lease);
+		first.start();
+		assertThat(nextEvent()).isEqualTo("granted first");
+		second.start();
+		// The second waits in the lock's queue for as long as the first leads.
+		assertThat(this.events.poll(500, TimeUnit.MILLISECONDS)).as("events while the first leads").isNull();
+		assertThat(first.isLeader()).isTrue();
+		assertThat(second.isLeader()).isFalse();
+		first.close();
+		assertThat(List.of(nextEvent(), nextEvent())).as("the revocation, then the grant")
+			.containsExactly("revoked first SHUT_DOWN", "granted second");
+		assertThat(second.isLeader()).isTrue();
+		assertThat(epochs()).hasSize(2);
+		assertThat(epochs().get(1)).as("the second leader's epoch").isGreaterThan(epochs().get(0));
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void aLeaderWhoseLockIsDeletedIsRevokedAsLost() throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		LeaderElection first = candidate("first", engine(), lease);
+		first.start();
+		assertThat(nextEvent()).isEqualTo("granted first");
+		deleteLock(LeaderElection.LOCK_NAME, ELECTION);
+		// Found at the next renewal (a third of the lease), or at once by an engine that watches its lock.
+		assertThat(nextEvent()).isEqualTo("revoked first LOST");
+		assertThat(awaitLoss(lease.multipliedBy(2)).key()).isEqualTo(ELECTION);
+		// The candidate stands again and, alone, is granted a new term with a larger epoch.
+		assertThat(nextEvent()).isEqualTo("granted first");
+		assertThat(epochs().get(1)).isGreaterThan(epochs().get(0));
+		assertThat(first.isLeader()).isTrue();
+	}
+
+}
