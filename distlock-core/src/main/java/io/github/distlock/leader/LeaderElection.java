@@ -161,7 +161,8 @@ public final class LeaderElection implements AutoCloseable {
 		if (current != null) {
 			current.end(LeadershipListener.Revocation.SHUT_DOWN);
 		}
-		if (stopped != null) {
+		// Closed from the election's own thread (its listener's granted), it cannot wait for itself: it ends on return.
+		if (stopped != null && stopped != Thread.currentThread()) {
 			stopped.interrupt();
 			try {
 				stopped.join(TimeUnit.SECONDS.toMillis(10));
@@ -267,6 +268,9 @@ public final class LeaderElection implements AutoCloseable {
 
 		private boolean granted;
 
+		/** Whether the end has been told and the lock released; under this term's monitor. */
+		private boolean over;
+
 		Term(LockHandle handle, Leadership leadership) {
 			this.handle = handle;
 			this.leadership = leadership;
@@ -295,7 +299,8 @@ public final class LeaderElection implements AutoCloseable {
 		}
 
 		/**
-		 * Ends the term once: tells the listener (if it was granted), then, unless the lock was lost, releases it.
+		 * Ends the term once: tells the listener (if it was granted), then, unless the lock was lost, releases it; only
+		 * then may the election's thread stand again, so the next term's grant never comes before this revocation.
 		 * @return whether this call ended it
 		 */
 		boolean end(LeadershipListener.Revocation reason) {
@@ -306,28 +311,39 @@ public final class LeaderElection implements AutoCloseable {
 				}
 				this.ended = reason;
 				tell = this.granted;
-				notifyAll();
 			}
-			if (tell) {
-				tellListener("revoked (" + reason + ")", () -> LeaderElection.this.listener.revoked(this.leadership,
-						reason));
-			}
-			if (reason != LeadershipListener.Revocation.LOST) {
-				try {
-					this.handle.release();
+			try {
+				if (tell) {
+					tellListener("revoked (" + reason + ")",
+							() -> LeaderElection.this.listener.revoked(this.leadership, reason));
 				}
-				catch (RuntimeException ex) {
-					logger.warn("Leader election '" + LeaderElection.this.election + "' could not release its lock; "
-							+ "it expires with its lease: " + ex.getMessage());
+				if (reason != LeadershipListener.Revocation.LOST) {
+					release();
+				}
+			}
+			finally {
+				synchronized (this) {
+					this.over = true;
+					notifyAll();
 				}
 			}
 			return true;
 		}
 
-		/** Waits until the term ends; a close() meanwhile ends it. */
+		private void release() {
+			try {
+				this.handle.release();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Leader election '" + LeaderElection.this.election + "' could not release its lock; it "
+						+ "expires with its lease: " + ex.getMessage());
+			}
+		}
+
+		/** Waits until the term has ended and its end has been told (and its lock released); close() ends it. */
 		LeadershipListener.Revocation awaitEnd() {
 			synchronized (this) {
-				while (this.ended == null && LeaderElection.this.running) {
+				while (!this.over && LeaderElection.this.running) {
 					try {
 						wait();
 					}

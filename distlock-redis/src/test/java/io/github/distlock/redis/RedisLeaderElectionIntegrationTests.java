@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -171,6 +172,45 @@ class RedisLeaderElectionIntegrationTests {
 		assertThat(granted).hasToString("granted b");
 		assertThat(granted.atNanos()).as("b granted after a was revoked").isGreaterThan(revoked.atNanos());
 		assertThat(granted.epoch()).isGreaterThan(revoked.epoch());
+	}
+
+	@Test
+	void aLeaderThatClosesItsElectionFromItsOwnListenerStepsDownAtOnce() throws Exception {
+		Config config = RedisTestClients.config(redis.url(), TIMEOUT);
+		config.setUsername(LeastPrivilegeRedis.USER);
+		config.setPassword(redis.password());
+		RedissonClient client = Redisson.create(config);
+		this.resources.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
+		RedisLockEngine engine = new RedisLockEngine(client, "distlock", TIMEOUT, this.lost::add);
+		this.resources.add(engine);
+		CountDownLatch closed = new CountDownLatch(1);
+		LeaderElection[] election = new LeaderElection[1];
+		election[0] = new LeaderElection(engine, "reports", Duration.ofSeconds(2), RETRY_PAUSE,
+				new LeadershipListener() {
+
+					@Override
+					public void granted(Leadership leadership) {
+						// On the election's own thread: close() must not wait for that thread to end.
+						election[0].close();
+						closed.countDown();
+					}
+
+					@Override
+					public void revoked(Leadership leadership, Revocation reason) {
+						RedisLeaderElectionIntegrationTests.this.events
+							.add(new Event("a", "revoked", leadership.epoch(), reason, System.nanoTime()));
+					}
+
+				});
+		this.resources.add(election[0]);
+		election[0].start();
+		// close() waits up to 10 s for another thread; from its own it returns at once.
+		assertThat(closed.await(5, TimeUnit.SECONDS)).as("close() from the listener returned").isTrue();
+		assertThat(next()).hasToString("revoked a (SHUT_DOWN)");
+		assertThat(election[0].isLeader()).isFalse();
+		try (RespClient admin = redis.client()) {
+			assertThat(admin.lockKeys("distlock*")).as("the election's lock, released").isEmpty();
+		}
 	}
 
 }
