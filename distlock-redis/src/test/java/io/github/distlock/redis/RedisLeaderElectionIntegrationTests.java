@@ -83,7 +83,8 @@ class RedisLeaderElectionIntegrationTests {
 
 	}
 
-	private LeaderElection candidate(String instance, String user, Duration lease) {
+	/** An instance's engine, on a client of its own that connects as the user, closed after the test. */
+	private RedisLockEngine engine(String user) {
 		Config config = RedisTestClients.config(redis.url(), TIMEOUT);
 		config.setUsername(user);
 		config.setPassword(redis.password());
@@ -91,21 +92,26 @@ class RedisLeaderElectionIntegrationTests {
 		this.resources.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
 		RedisLockEngine engine = new RedisLockEngine(client, "distlock", TIMEOUT, this.lost::add);
 		this.resources.add(engine);
-		LeaderElection election = new LeaderElection(engine, "reports", lease, RETRY_PAUSE, new LeadershipListener() {
+		return engine;
+	}
 
-			@Override
-			public void granted(Leadership leadership) {
-				RedisLeaderElectionIntegrationTests.this.events
-					.add(new Event(instance, "granted", leadership.epoch(), null, System.nanoTime()));
-			}
+	private LeaderElection candidate(String instance, String user, Duration lease) {
+		LeaderElection election = new LeaderElection(engine(user), "reports", lease, RETRY_PAUSE,
+				new LeadershipListener() {
 
-			@Override
-			public void revoked(Leadership leadership, Revocation reason) {
-				RedisLeaderElectionIntegrationTests.this.events
-					.add(new Event(instance, "revoked", leadership.epoch(), reason, System.nanoTime()));
-			}
+					@Override
+					public void granted(Leadership leadership) {
+						RedisLeaderElectionIntegrationTests.this.events
+							.add(new Event(instance, "granted", leadership.epoch(), null, System.nanoTime()));
+					}
 
-		});
+					@Override
+					public void revoked(Leadership leadership, Revocation reason) {
+						RedisLeaderElectionIntegrationTests.this.events
+							.add(new Event(instance, "revoked", leadership.epoch(), reason, System.nanoTime()));
+					}
+
+				});
 		this.resources.add(election);
 		return election;
 	}
@@ -176,13 +182,7 @@ class RedisLeaderElectionIntegrationTests {
 
 	@Test
 	void aLeaderThatClosesItsElectionFromItsOwnListenerStepsDownAtOnce() throws Exception {
-		Config config = RedisTestClients.config(redis.url(), TIMEOUT);
-		config.setUsername(LeastPrivilegeRedis.USER);
-		config.setPassword(redis.password());
-		RedissonClient client = Redisson.create(config);
-		this.resources.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
-		RedisLockEngine engine = new RedisLockEngine(client, "distlock", TIMEOUT, this.lost::add);
-		this.resources.add(engine);
+		RedisLockEngine engine = engine(LeastPrivilegeRedis.USER);
 		CountDownLatch closed = new CountDownLatch(1);
 		LeaderElection[] election = new LeaderElection[1];
 		election[0] = new LeaderElection(engine, "reports", Duration.ofSeconds(2), RETRY_PAUSE,
