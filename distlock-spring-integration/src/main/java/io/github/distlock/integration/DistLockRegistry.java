@@ -108,8 +108,10 @@ public final class DistLockRegistry implements ExpirableLockRegistry<Distributed
 	}
 
 	/**
-	 * Gives the lock held by the calling thread at least {@code ttl} more in the store; a renewal never shortens a
-	 * lease. Renewing by hand is seldom needed: the engine's watchdog renews every held lock.
+	 * Gives the lock held by the calling thread at least {@code ttl} more in the store, checking that it is still
+	 * this thread's; a renewal never shortens a lease. It lasts until the watchdog's next renewal, a third of the
+	 * lock's lease later, which gives the lock its own lease again: a longer lease is asked for with
+	 * {@code lock(Duration)}. Renewing by hand is seldom needed: the engine's watchdog renews every held lock.
 	 * @throws IllegalStateException if the calling thread does not hold the lock, or the store no longer holds it for
 	 * this thread
 	 */
