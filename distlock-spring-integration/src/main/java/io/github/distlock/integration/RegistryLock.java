@@ -108,9 +108,9 @@ final class RegistryLock implements DistributedLock {
 			return tryInStore(this.lease, Duration.ZERO);
 		}
 		catch (InterruptedException ex) {
-			// A wait of zero does not wait, but an engine may still see the flag: keep it for the caller.
+			// A wait of zero does not wait, but an engine may still see the flag: keep it for the caller. The local
+			// lock was given back by tryInStore.
 			Thread.currentThread().interrupt();
-			this.local.unlock();
 			return false;
 		}
 	}

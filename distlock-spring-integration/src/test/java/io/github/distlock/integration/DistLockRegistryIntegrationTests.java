@@ -308,4 +308,30 @@ class DistLockRegistryIntegrationTests {
 		lock.unlock();
 	}
 
+	@Test
+	void anInterruptedTryLockKeepsTheInterruptAndLeavesTheLockUsable() throws Exception {
+		DistLockRegistry registry = registry();
+		DistributedLock lock = registry.obtain("interrupted");
+		Thread.currentThread().interrupt();
+		boolean got;
+		try {
+			got = lock.tryLock();
+		}
+		finally {
+			assertThat(Thread.interrupted()).as("the interrupt, kept for the caller").isTrue();
+		}
+		if (got) {
+			lock.unlock();
+		}
+		assertThatIllegalStateException().as("no hold left behind").isThrownBy(lock::unlock);
+		CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
+			boolean taken = lock.tryLock();
+			if (taken) {
+				lock.unlock();
+			}
+			return taken;
+		});
+		assertThat(other.get(10, TimeUnit.SECONDS)).as("another thread takes the lock").isTrue();
+	}
+
 }
