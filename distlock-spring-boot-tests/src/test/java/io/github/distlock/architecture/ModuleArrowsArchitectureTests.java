@@ -6,9 +6,11 @@ import java.util.Map;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,11 +34,12 @@ class ModuleArrowsArchitectureTests {
 			"org.apache.curator..", "etcd", "io.etcd..");
 
 	/**
-	 * What no library module may use: the auto-configuration, the users' test module, and the servers distlock's own
-	 * tests start.
+	 * What no library module may use: the auto-configuration, the users' test module, and the servers and processes
+	 * distlock's own tests start.
 	 */
 	private static final String[] APPLICATION_SIDE = { "io.github.distlock.autoconfigure..",
-			"io.github.distlock.actuate..", "io.github.distlock.testing..", "io.github.distlock.fixtures.." };
+			"io.github.distlock.actuate..", "io.github.distlock.testing..", "io.github.distlock.fixtures..",
+			"io.github.distlock.processes.." };
 
 	private static JavaClasses library;
 
@@ -63,6 +66,21 @@ class ModuleArrowsArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage(forbiddenFor(module))
 			.because(module + " may use only the modules and libraries its Maven arrows declare")
+			.check(library);
+	}
+
+	/**
+	 * The process launcher sits under both the users' test module and distlock's own fixtures, which the rules above
+	 * keep apart: it may know nothing but the JDK, or it would drag one side's dependencies into the other.
+	 */
+	@Test
+	void theProcessesModuleKnowsOnlyTheJdk() {
+		classes().that()
+			.resideInAPackage(CORE + ".processes..")
+			.should()
+			.onlyDependOnClassesThat()
+			.resideInAnyPackage("java..", "org.jspecify..", CORE + ".processes..")
+			.because("distlock-processes declares no dependency")
 			.check(library);
 	}
 

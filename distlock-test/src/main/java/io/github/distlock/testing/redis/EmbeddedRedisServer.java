@@ -1,15 +1,9 @@
 package io.github.distlock.testing.redis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import java.util.List;
 
+import io.github.distlock.processes.RedisServerCommand;
+import io.github.distlock.processes.RedisServerProcess;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -24,27 +18,16 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 public final class EmbeddedRedisServer implements DisposableBean {
 
 	/** Loopback only: nothing outside this machine should reach a server without a password. */
-	public static final String HOST = "127.0.0.1";
+	public static final String HOST = RedisServerProcess.HOST;
 
 	private static final Log logger = LogFactory.getLog(EmbeddedRedisServer.class);
 
-	/** Attempts on a fresh free port: another process may take a port between our probe and redis binding it. */
-	private static final int PORT_ATTEMPTS = 3;
-
-	private static final long READY_TIMEOUT_MILLIS = 15_000;
-
 	private final RedisBinary binary;
 
-	private final int port;
+	private final RedisServerProcess process;
 
-	private final Path dir;
-
-	private final Process process;
-
-	private EmbeddedRedisServer(RedisBinary binary, int port, Path dir, Process process) {
+	private EmbeddedRedisServer(RedisBinary binary, RedisServerProcess process) {
 		this.binary = binary;
-		this.port = port;
-		this.dir = dir;
 		this.process = process;
 	}
 
@@ -55,64 +38,9 @@ public final class EmbeddedRedisServer implements DisposableBean {
 	 * @throws IllegalStateException if the server could not be run, exited, or did not answer in time
 	 */
 	public static EmbeddedRedisServer start(RedisBinary binary, int port) {
-		int attempts = (port == 0) ? PORT_ATTEMPTS : 1;
-		IllegalStateException failure = null;
-		for (int attempt = 0; attempt < attempts; attempt++) {
-			try {
-				return launch(binary, (port == 0) ? freePort() : port);
-			}
-			catch (IllegalStateException ex) {
-				failure = ex;
-			}
-		}
-		throw failure;
-	}
-
-	private static EmbeddedRedisServer launch(RedisBinary binary, int port) {
-		Path dir = createWorkDirectory();
-		Process process;
-		try {
-			// No RDB snapshots and no AOF: a server that leaves nothing behind when it stops.
-			process = new ProcessBuilder(binary.file().getAbsolutePath(), "--port", String.valueOf(port), "--bind",
-					HOST, "--save", "", "--appendonly", "no", "--dir", dir.toString())
-				.redirectErrorStream(true)
-				.redirectOutput(dir.resolve("redis.log").toFile())
-				.start();
-		}
-		catch (IOException ex) {
-			deleteQuietly(dir);
-			throw new IllegalStateException("Could not run " + binary.file() + ": " + ex.getMessage(), ex);
-		}
-		EmbeddedRedisServer server = new EmbeddedRedisServer(binary, port, dir, process);
-		server.awaitReady();
-		return server;
-	}
-
-	private void awaitReady() {
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MILLIS);
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				String log = log();
-				stop();
-				throw new IllegalStateException("redis-server exited at start-up on port " + this.port + ": " + log);
-			}
-			if (RedisPing.answers(HOST, this.port, 500)) {
-				return;
-			}
-			try {
-				// Polling: the process signals readiness only by answering on its port.
-				Thread.sleep(25);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				stop();
-				throw new IllegalStateException("Interrupted while waiting for redis-server to start", ex);
-			}
-		}
-		String log = log();
-		stop();
-		throw new IllegalStateException(
-				"redis-server did not answer on port " + this.port + " within " + READY_TIMEOUT_MILLIS + " ms: " + log);
+		RedisServerProcess process = RedisServerProcess.start(RedisServerCommand.of(binary.file().toPath()), port,
+				List.of());
+		return new EmbeddedRedisServer(binary, process);
 	}
 
 	/**
@@ -135,7 +63,7 @@ public final class EmbeddedRedisServer implements DisposableBean {
 	}
 
 	public int port() {
-		return this.port;
+		return this.process.port();
 	}
 
 	/** Where the executable came from, for humans. */
@@ -153,57 +81,12 @@ public final class EmbeddedRedisServer implements DisposableBean {
 		stop();
 	}
 
-	/** Stops the server (SIGTERM, then SIGKILL if it lingers) and removes its working directory. */
+	/** Stops the server (it keeps nothing, so it is simply killed) and removes its working directory. */
 	public void stop() {
-		if (this.process.isAlive()) {
-			this.process.destroy();
-			try {
-				if (!this.process.waitFor(5, TimeUnit.SECONDS)) {
-					this.process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-				}
-			}
-			catch (InterruptedException ex) {
-				this.process.destroyForcibly();
-				Thread.currentThread().interrupt();
-			}
-			logger.info("Stopped embedded redis-server on " + HOST + ":" + this.port);
-		}
-		deleteQuietly(this.dir);
-	}
-
-	private String log() {
-		try {
-			return Files.readString(this.dir.resolve("redis.log")).strip();
-		}
-		catch (IOException ex) {
-			return "(no output)";
-		}
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("No free port on " + HOST, ex);
-		}
-	}
-
-	private static Path createWorkDirectory() {
-		try {
-			return Files.createTempDirectory("distlock-redis-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not create a directory for redis-server", ex);
-		}
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// A leftover temporary directory is harmless; the server itself is what must not outlive its context.
+		boolean wasRunning = this.process.isAlive();
+		this.process.close();
+		if (wasRunning) {
+			logger.info("Stopped embedded redis-server on " + HOST + ":" + port());
 		}
 	}
 

@@ -15,6 +15,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.processes.Signals;
+
 import io.github.distlock.torture.worker.TortureWorker;
 
 /**
@@ -112,9 +114,14 @@ final class WorkerJvm implements AutoCloseable {
 		}
 	}
 
-	/** Sends a signal by PID: STOP, CONT or KILL. */
+	/** Sends a signal by PID: STOP (returning once the worker is stopped), CONT or KILL. */
 	void signal(String signal) {
-		Signals.send(signal, pid());
+		if (signal.equals("STOP")) {
+			Signals.stop(pid());
+		}
+		else {
+			Signals.send(signal, pid());
+		}
 	}
 
 	boolean waitForExit(Duration timeout) throws InterruptedException {

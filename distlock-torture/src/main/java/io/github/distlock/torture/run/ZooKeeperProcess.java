@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.processes.Signals;
+
 /**
  * A ZooKeeper server in a JVM of its own, on loopback and a free port, so that it can be stopped, continued and
  * killed by PID like a real server: a standalone one ({@code ZooKeeperServerMain}), or a member of an ensemble
@@ -265,7 +267,7 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	/** SIGSTOP: the server keeps its sockets (the kernel even accepts new connections) but answers nothing. */
 	void pause() {
-		Signals.send("STOP", pid());
+		Signals.stop(pid());
 	}
 
 	/** SIGCONT after {@link #pause()}. */

@@ -98,23 +98,6 @@ class ZooKeeperLockStoreTests {
 		}
 	}
 
-	/** Polls the kernel's view of the process until it says stopped ({@code T} in {@code /proc/PID/stat}). */
-	private static void awaitStopped(long pid) throws Exception {
-		Path stat = Path.of("/proc", String.valueOf(pid), "stat");
-		String state = "";
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (System.nanoTime() - deadline < 0) {
-			String line = Files.readString(stat);
-			// The state follows the command name, which is in parentheses and may contain anything.
-			state = line.substring(line.lastIndexOf(')') + 2, line.lastIndexOf(')') + 3);
-			if (state.equals("T")) {
-				return;
-			}
-			TimeUnit.MILLISECONDS.sleep(10);
-		}
-		throw new AssertionError("Process " + pid + " not stopped 30 s after SIGSTOP (state " + state + ")");
-	}
-
 	/** What {@code ss} says listens on the port, for a failure's message. */
 	private static String listeners(int port) {
 		try {
@@ -135,8 +118,6 @@ class ZooKeeperLockStoreTests {
 			assertThat(server.fourLetterWord("ruok")).isEqualTo("imok");
 			server.pause();
 			try {
-				// kill(2) returns once the signal is sent, not once every thread of the target has stopped.
-				awaitStopped(server.pid());
 				// The kernel still accepts the connection; nobody reads from it.
 				assertThatExceptionOfType(SocketTimeoutException.class).as("ruok to the stopped server")
 					.isThrownBy(() -> {

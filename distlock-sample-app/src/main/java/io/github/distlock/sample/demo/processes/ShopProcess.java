@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
+import io.github.distlock.processes.Signals;
+
 import io.github.distlock.sample.SampleApplication;
 
 /**
@@ -134,7 +136,7 @@ final class ShopProcess implements AutoCloseable {
 
 	/** SIGSTOP: every thread of the shop stops where it is, its lock watchdog too, as in a long GC pause. */
 	void freeze() {
-		Signals.send("STOP", pid());
+		Signals.stop(pid());
 		this.frozen = true;
 	}
 
