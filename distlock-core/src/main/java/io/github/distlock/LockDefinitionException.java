@@ -13,7 +13,16 @@ public class LockDefinitionException extends IllegalStateException {
 	private final String method;
 
 	public LockDefinitionException(String method, String problem, @Nullable Throwable cause) {
-		super("Invalid @DistributedLock on " + method + ": " + problem, cause);
+		this("@DistributedLock", method, problem, cause);
+	}
+
+	/**
+	 * @param annotation the declaring annotation, as in {@code "@LeaderOnly"}
+	 * @param method the method in {@code Class#method} form
+	 * @param problem what is wrong, and how to put it right
+	 */
+	public LockDefinitionException(String annotation, String method, String problem, @Nullable Throwable cause) {
+		super("Invalid " + annotation + " on " + method + ": " + problem, cause);
 		this.method = method;
 	}
 

@@ -168,26 +168,4 @@ public class LockAspectSupport implements SmartInitializingSingleton {
 		}
 	}
 
-	/**
-	 * Remembers whether the method started, so that a busy lock the method itself met is told from its own lock
-	 * being busy. Only calls that can recover from a busy lock pay for it.
-	 */
-	private static final class StartedInvocation implements Invocation {
-
-		private final Invocation invocation;
-
-		boolean started;
-
-		StartedInvocation(Invocation invocation) {
-			this.invocation = invocation;
-		}
-
-		@Override
-		public @Nullable Object proceed() throws Throwable {
-			this.started = true;
-			return this.invocation.proceed();
-		}
-
-	}
-
 }

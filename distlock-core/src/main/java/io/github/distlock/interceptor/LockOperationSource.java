@@ -223,14 +223,12 @@ public class LockOperationSource {
 	 * The static body Kotlin compiles an open suspend function into ({@code name$suspendImpl}), which carries a copy of
 	 * its annotations: the function itself is the one intercepted, its body is no lock declaration of its own.
 	 */
-	private static boolean isSuspendBody(Method method) {
+	static boolean isSuspendBody(Method method) {
 		return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl");
 	}
 
 	private static void checkInterceptable(Method method, String methodId) {
-		int modifiers = method.getModifiers();
-		String problem = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
-				: Modifier.isFinal(modifiers) ? "final" : null;
+		String problem = notInterceptable(method);
 		if (problem != null) {
 			throw new LockDefinitionException(methodId, "the method is " + problem
 					+ ", so no proxy can intercept it and it would run unlocked; make it public and overridable, or "
@@ -239,11 +237,18 @@ public class LockOperationSource {
 		}
 	}
 
+	/** Why no proxy can intercept the method ("private", "static", "final"), or null when one can. */
+	static @Nullable String notInterceptable(Method method) {
+		int modifiers = method.getModifiers();
+		return Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isFinal(modifiers) ? "final" : null;
+	}
+
 	/**
 	 * How the method is run for its return type. A stage holds the lock until it completes; other results whose
 	 * work outlives the call are refused, since the lock would be released before that work ends.
 	 */
-	private static LockedCall lockedCall(Method method, String methodId) {
+	static LockedCall lockedCall(Method method, String methodId) {
 		Class<?> type = method.getReturnType();
 		if (runsAsync(method)) {
 			return SynchronousLockedCall.INSTANCE;
@@ -279,7 +284,7 @@ public class LockOperationSource {
 	 * Whether Spring's {@code @Async} runs the method: its advice applies before the lock's, so the lock is taken on
 	 * the executor's thread around the method body, and the result the body returns is done work.
 	 */
-	private static boolean runsAsync(Method method) {
+	static boolean runsAsync(Method method) {
 		return AnnotatedElementUtils.hasAnnotation(method, Async.class)
 				|| AnnotatedElementUtils.hasAnnotation(method.getDeclaringClass(), Async.class);
 	}

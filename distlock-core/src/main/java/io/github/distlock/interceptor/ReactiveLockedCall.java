@@ -64,6 +64,11 @@ final class ReactiveLockedCall implements LockedCall {
 		return MONO;
 	}
 
+	/** An empty publisher of this call's kind: what a skipped call returns. */
+	Object empty() {
+		return this.mono ? Mono.empty() : Flux.empty();
+	}
+
 	/** Recovers from a busy lock with what the caller receives instead: the fallback's publisher, say. */
 	@FunctionalInterface
 	interface Recovery {

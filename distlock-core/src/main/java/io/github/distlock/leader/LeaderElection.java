@@ -2,8 +2,11 @@ package io.github.distlock.leader;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -62,7 +65,7 @@ public final class LeaderElection implements AutoCloseable {
 
 	private volatile boolean running;
 
-	private volatile @Nullable Term term;
+	private volatile @Nullable LeaderTerm term;
 
 	/** The last failure to stand that was logged, until an attempt succeeds; only the election's thread uses it. */
 	private @Nullable String lastFailure;
@@ -111,20 +114,32 @@ public final class LeaderElection implements AutoCloseable {
 
 	/** Whether this instance leads now: granted a term that has not ended, and its lock not found lost. */
 	public boolean isLeader() {
-		Term current = this.term;
+		LeaderTerm current = this.term;
 		return current != null && current.isOn();
 	}
 
 	/** The epoch of the current term, while this instance leads. */
 	public OptionalLong epoch() {
-		Term current = this.term;
+		LeaderTerm current = this.term;
 		return (current != null && current.isOn()) ? OptionalLong.of(current.leadership.epoch()) : OptionalLong.empty();
 	}
 
 	/** The current term, while this instance leads. */
 	public @Nullable Leadership leadership() {
-		Term current = this.term;
+		LeaderTerm current = this.term;
 		return (current != null && current.isOn()) ? current.leadership : null;
+	}
+
+	/**
+	 * A share of the current term's lock, for work that runs as the leader (a {@code @LeaderOnly} method): a view of
+	 * the lock with its token (the term's epoch) and its loss, which the work gives back with
+	 * {@link LockHandle#release()}. A term that is yielded or shut down keeps its lock until every share is back, so
+	 * no other instance leads while this one's work runs; a term whose lock is lost tells every share of the loss.
+	 * @return the share, or null when this instance does not lead
+	 */
+	public @Nullable LockHandle shareTerm() {
+		LeaderTerm current = this.term;
+		return (current != null && current.isOn()) ? current.share() : null;
 	}
 
 	/** The election's name. */
@@ -138,7 +153,7 @@ public final class LeaderElection implements AutoCloseable {
 	 * @return whether this call ended a term
 	 */
 	public boolean yieldLeadership() {
-		Term current = this.term;
+		LeaderTerm current = this.term;
 		return current != null && current.end(LeadershipListener.Revocation.YIELDED);
 	}
 
@@ -157,7 +172,7 @@ public final class LeaderElection implements AutoCloseable {
 			stopped = this.thread;
 			this.thread = null;
 		}
-		Term current = this.term;
+		LeaderTerm current = this.term;
 		if (current != null) {
 			current.end(LeadershipListener.Revocation.SHUT_DOWN);
 		}
@@ -200,12 +215,13 @@ public final class LeaderElection implements AutoCloseable {
 				continue;
 			}
 			this.lastFailure = null;
-			serve(new Term(handle, new Leadership(this.election, handle.token(), Instant.now())));
+			serve(new LeaderTerm(this.election, handle, new Leadership(this.election, handle.token(), Instant.now()),
+					this.listener, () -> this.running));
 		}
 	}
 
 	/** Holds one term until it ends; a yielded one is followed by the retry pause. */
-	private void serve(Term granted) {
+	private void serve(LeaderTerm granted) {
 		this.term = granted;
 		if (!this.running) {
 			// Closed while the lock was on its way: close() found no term to end.
@@ -241,122 +257,9 @@ public final class LeaderElection implements AutoCloseable {
 		}
 	}
 
-	private void tellListener(String what, Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A LeadershipListener failed when told that leader election '" + this.election + "' was "
-					+ what, ex);
-		}
-	}
-
 	@Override
 	public String toString() {
 		return "LeaderElection '" + this.election + "' on " + this.engine;
-	}
-
-	/** One term: granted once, ended once, whichever way comes first. */
-	private final class Term {
-
-		final LockHandle handle;
-
-		final Leadership leadership;
-
-		/** How the term ended; written under this term's monitor, read without it. */
-		private volatile LeadershipListener.@Nullable Revocation ended;
-
-		private boolean granted;
-
-		/** Whether the end has been told and the lock released; under this term's monitor. */
-		private boolean over;
-
-		Term(LockHandle handle, Leadership leadership) {
-			this.handle = handle;
-			this.leadership = leadership;
-		}
-
-		/**
-		 * Tells the listener, then watches the lock: a loss found before this is told at once, after the grant.
-		 */
-		void grant() {
-			synchronized (this) {
-				if (this.ended != null) {
-					return;
-				}
-				this.granted = true;
-			}
-			tellListener("granted", () -> LeaderElection.this.listener.granted(this.leadership));
-			this.handle.whenLost(() -> end(LeadershipListener.Revocation.LOST));
-		}
-
-		/**
-		 * Whether the term runs. Not under the term's monitor: asking the handle may report its loss there and then,
-		 * under the handle's own lock, whose loss actions end this term under the monitor.
-		 */
-		boolean isOn() {
-			return this.ended == null && !this.handle.isLost();
-		}
-
-		/**
-		 * Ends the term once: tells the listener (if it was granted), then, unless the lock was lost, releases it; only
-		 * then may the election's thread stand again, so the next term's grant never comes before this revocation.
-		 * @return whether this call ended it
-		 */
-		boolean end(LeadershipListener.Revocation reason) {
-			boolean tell;
-			synchronized (this) {
-				if (this.ended != null) {
-					return false;
-				}
-				this.ended = reason;
-				tell = this.granted;
-			}
-			try {
-				if (tell) {
-					tellListener("revoked (" + reason + ")",
-							() -> LeaderElection.this.listener.revoked(this.leadership, reason));
-				}
-				if (reason != LeadershipListener.Revocation.LOST) {
-					release();
-				}
-			}
-			finally {
-				synchronized (this) {
-					this.over = true;
-					notifyAll();
-				}
-			}
-			return true;
-		}
-
-		private void release() {
-			try {
-				this.handle.release();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Leader election '" + LeaderElection.this.election + "' could not release its lock; it "
-						+ "expires with its lease: " + ex.getMessage());
-			}
-		}
-
-		/** Waits until the term has ended and its end has been told (and its lock released); close() ends it. */
-		LeadershipListener.Revocation awaitEnd() {
-			synchronized (this) {
-				while (!this.over && LeaderElection.this.running) {
-					try {
-						wait();
-					}
-					catch (InterruptedException ex) {
-						// close() interrupts: the loop sees that the election no longer runs.
-					}
-				}
-			}
-			end(LeadershipListener.Revocation.SHUT_DOWN);
-			LeadershipListener.Revocation reason = this.ended;
-			return (reason != null) ? reason : LeadershipListener.Revocation.SHUT_DOWN;
-		}
-
 	}
 
 }

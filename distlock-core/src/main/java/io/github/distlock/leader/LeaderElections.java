@@ -1,12 +1,16 @@
 package io.github.distlock.leader;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
@@ -20,7 +24,19 @@ import io.github.distlock.engine.LockEngine;
  */
 public final class LeaderElections implements SmartLifecycle {
 
-	private final Map<String, LeaderElection> elections = new LinkedHashMap<>();
+	private final LockEngine engine;
+
+	private final Duration lease;
+
+	private final Duration retryPause;
+
+	private final ApplicationEventPublisher events;
+
+	/** Asked at start: the elections that methods declare ({@link LeaderOnly}), known once every bean exists. */
+	private final Supplier<? extends Collection<String>> declared;
+
+	/** Replaced whole, never changed: read by every {@code @LeaderOnly} call, written at start. */
+	private volatile Map<String, LeaderElection> elections;
 
 	private volatile boolean running;
 
@@ -33,23 +49,50 @@ public final class LeaderElections implements SmartLifecycle {
 	 */
 	public LeaderElections(LockEngine engine, List<String> names, Duration lease, Duration retryPause,
 			ApplicationEventPublisher events) {
-		Objects.requireNonNull(events, "events");
+		this(engine, names, List::of, lease, retryPause, events);
+	}
+
+	/**
+	 * @param engine where the elections' locks live
+	 * @param names the elections to stand in
+	 * @param declared more elections to stand in, asked at start: those that {@link LeaderOnly} methods name
+	 * @param lease each election's lock lease, renewed while this instance leads
+	 * @param retryPause how long a candidate stays out after yielding or a failed attempt
+	 * @param events where the elections' events are published
+	 */
+	public LeaderElections(LockEngine engine, List<String> names, Supplier<? extends Collection<String>> declared,
+			Duration lease, Duration retryPause, ApplicationEventPublisher events) {
+		this.engine = Objects.requireNonNull(engine, "engine");
+		this.lease = lease;
+		this.retryPause = retryPause;
+		this.events = Objects.requireNonNull(events, "events");
+		this.declared = declared;
+		this.elections = withElections(Map.of(), names);
+	}
+
+	private Map<String, LeaderElection> withElections(Map<String, LeaderElection> current, Collection<String> names) {
+		Map<String, LeaderElection> all = new LinkedHashMap<>(current);
 		for (String name : names) {
-			this.elections.computeIfAbsent(name,
-					(key) -> new LeaderElection(engine, key, lease, retryPause, new LeadershipListener() {
-
-						@Override
-						public void granted(Leadership leadership) {
-							events.publishEvent(new LeadershipGrantedEvent(LeaderElections.this, leadership));
-						}
-
-						@Override
-						public void revoked(Leadership leadership, Revocation reason) {
-							events.publishEvent(new LeadershipRevokedEvent(LeaderElections.this, leadership, reason));
-						}
-
-					}));
+			all.computeIfAbsent(name, this::newElection);
 		}
+		return Collections.unmodifiableMap(all);
+	}
+
+	private LeaderElection newElection(String name) {
+		return new LeaderElection(this.engine, name, this.lease, this.retryPause, new LeadershipListener() {
+
+			@Override
+			public void granted(Leadership leadership) {
+				LeaderElections.this.events.publishEvent(new LeadershipGrantedEvent(LeaderElections.this, leadership));
+			}
+
+			@Override
+			public void revoked(Leadership leadership, Revocation reason) {
+				LeaderElections.this.events
+					.publishEvent(new LeadershipRevokedEvent(LeaderElections.this, leadership, reason));
+			}
+
+		});
 	}
 
 	/** Whether this instance leads the election now; false for an election it does not stand in. */
@@ -73,14 +116,21 @@ public final class LeaderElections implements SmartLifecycle {
 		return candidate != null && candidate.yieldLeadership();
 	}
 
-	/** Every election this instance stands in, by name. */
+	/** The election of this name that this instance stands in, or null. */
+	public @Nullable LeaderElection election(String name) {
+		return this.elections.get(name);
+	}
+
+	/** Every election this instance stands in, by name, in the order they were named. */
 	public Map<String, LeaderElection> elections() {
-		return Map.copyOf(this.elections);
+		return this.elections;
 	}
 
 	@Override
 	public void start() {
-		this.elections.values().forEach(LeaderElection::start);
+		Map<String, LeaderElection> all = withElections(this.elections, this.declared.get());
+		this.elections = all;
+		all.values().forEach(LeaderElection::start);
 		this.running = true;
 	}
 

@@ -3,7 +3,9 @@ package io.github.distlock.conformance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.distlock.engine.LockEngine;
+import io.github.distlock.engine.LockHandle;
 import io.github.distlock.leader.LeaderElection;
 import io.github.distlock.leader.Leadership;
 import io.github.distlock.leader.LeadershipListener;
@@ -20,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Leader election on every engine, with two candidates as two application instances: one leads at a time, a leader
- * that leaves is revoked before the other is granted a larger epoch, and a leader whose lock is deleted from outside
- * is revoked as lost. Part of {@link AbstractLockEngineConformanceTests}, which engines extend.
+ * that leaves is revoked before the other is granted a larger epoch (and only once the work it lent its term to is
+ * done), and a leader whose lock is deleted from outside is revoked as lost, the work holding its term told first.
+ * Part of {@link AbstractLockEngineConformanceTests}, which engines extend.
  */
 public abstract class AbstractLeaderElectionConformanceTests extends AbstractLeaseConformanceTests {
 
@@ -71,6 +75,12 @@ public abstract class AbstractLeaderElectionConformanceTests extends AbstractLea
 		return election;
 	}
 
+	private static LockHandle shareOf(LeaderElection leader) {
+		LockHandle share = leader.shareTerm();
+		assertThat(share).as("a share of the leader's term").isNotNull();
+		return Objects.requireNonNull(share);
+	}
+
 	private String nextEvent() throws InterruptedException {
 		String event = this.events.poll(30, TimeUnit.SECONDS);
 		assertThat(event).as("a leadership event within 30 s").isNotNull();
@@ -118,6 +128,59 @@ public abstract class AbstractLeaderElectionConformanceTests extends AbstractLea
 		assertThat(nextEvent()).isEqualTo("granted first");
 		assertThat(epochs().get(1)).isGreaterThan(epochs().get(0));
 		assertThat(first.isLeader()).isTrue();
+	}
+
+	@Test
+	void aYieldedTermKeepsItsLockUntilTheWorkHoldingItsSharesIsDone() throws Exception {
+		Duration lease = Duration.ofSeconds(10);
+		LeaderElection first = candidate("first", engine(), lease);
+		LeaderElection second = candidate("second", engine(), lease);
+		first.start();
+		assertThat(nextEvent()).isEqualTo("granted first");
+		LockHandle job = shareOf(first);
+		LockHandle otherJob = shareOf(first);
+		assertThat(job.token()).as("the share's token, the term's epoch").isEqualTo(epochs().get(0));
+		assertThat(second.shareTerm()).as("a share where the candidate does not lead").isNull();
+		second.start();
+		assertThat(first.yieldLeadership()).isTrue();
+		assertThat(nextEvent()).isEqualTo("revoked first YIELDED");
+		assertThat(first.shareTerm()).as("a share of a revoked term").isNull();
+		assertThat(job.release()).isTrue();
+		assertThat(job.release()).as("a share given back twice").isFalse();
+		assertThat(lockExists(LeaderElection.LOCK_NAME, ELECTION)).as("the lock, while a share is out").isTrue();
+		assertThat(second.isLeader()).isFalse();
+		// Marked before the last share goes back: a grant that came earlier would come before the mark.
+		this.events.add("last share back");
+		assertThat(otherJob.release()).isTrue();
+		assertThat(List.of(nextEvent(), nextEvent())).containsExactly("last share back", "granted second");
+		assertThat(epochs().get(1)).isGreaterThan(epochs().get(0));
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void aLostTermTellsTheWorkHoldingItsSharesBeforeTheListener() throws Exception {
+		Duration lease = Duration.ofSeconds(1);
+		LeaderElection first = candidate("first", engine(), lease);
+		first.start();
+		assertThat(nextEvent()).isEqualTo("granted first");
+		LockHandle job = shareOf(first);
+		CountDownLatch told = new CountDownLatch(1);
+		job.whenLost(() -> {
+			this.events.add("job told");
+			told.countDown();
+		});
+		deleteLock(LeaderElection.LOCK_NAME, ELECTION);
+		assertThat(told.await(lease.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)).as("the job told").isTrue();
+		assertThat(List.of(nextEvent(), nextEvent())).containsExactly("job told", "revoked first LOST");
+		assertThat(job.isLost()).isTrue();
+		assertThat(awaitLoss(lease.multipliedBy(2)).key()).as("the engine's own report").isEqualTo(ELECTION);
+		CountDownLatch late = new CountDownLatch(1);
+		job.whenLost(late::countDown);
+		assertThat(late.getCount()).as("an action registered after the loss, run at once").isZero();
+		assertThat(job.release()).isTrue();
+		// Alone, the candidate stands again and is granted a new term.
+		assertThat(nextEvent()).isEqualTo("granted first");
+		assertThat(epochs().get(1)).isGreaterThan(epochs().get(0));
 	}
 
 }

@@ -1,20 +1,24 @@
 package io.github.distlock.actuate;
 
 import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.InspectableLockEngine;
+import io.github.distlock.leader.LeaderElections;
 
 /**
  * Health of locking: UP while the lock store answers within the timeout, accepts distlock's lock commands and the
  * watchdog keeps up with renewals; DOWN otherwise, saying which: no answer in time, unreachable, or refused (for
  * Redis: a missing permission, a full memory, a read-only replica) in the store's own words. Details tell the
- * round-trip time, how many locks this instance holds, how many it lost, and how late renewal runs, plus what the
- * engine adds about its store's configuration (for Redis, its eviction policy). Never an address, a password or a
- * key.
+ * round-trip time, how many locks this instance holds, how many it lost, how late renewal runs, and the leader
+ * elections it stands in (which it leads, with the epoch and since when), plus what the engine adds about its store's
+ * configuration (for Redis, its eviction policy). Never an address, a password or a key.
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
@@ -26,6 +30,8 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
 	private final Duration maxRenewalLag;
 
+	private final @Nullable LeaderElections elections;
+
 	/**
 	 * @param engine the engine whose locks are counted
 	 * @param store the same engine, seen through its store check
@@ -34,11 +40,24 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public DistLockHealthIndicator(InspectableLockEngine engine, CheckableLockEngine store, Duration timeout,
 			Duration maxRenewalLag) {
+		this(engine, store, timeout, maxRenewalLag, null);
+	}
+
+	/**
+	 * @param engine the engine whose locks are counted
+	 * @param store the same engine, seen through its store check
+	 * @param timeout the longest the check waits for the store, so a hung store cannot hang the health endpoint
+	 * @param maxRenewalLag how late renewal may run before locks are at risk and health is DOWN
+	 * @param elections the leader elections this instance stands in, or null for none
+	 */
+	public DistLockHealthIndicator(InspectableLockEngine engine, CheckableLockEngine store, Duration timeout,
+			Duration maxRenewalLag, @Nullable LeaderElections elections) {
 		super((ex) -> "distlock health check failed");
 		this.engine = engine;
 		this.store = store;
 		this.timeout = timeout;
 		this.maxRenewalLag = maxRenewalLag;
+		this.elections = elections;
 	}
 
 	@Override
@@ -47,6 +66,10 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("locksHeld", this.engine.heldCount())
 			.withDetail("locksLost", this.engine.statistics().lost())
 			.withDetail("renewalLagMillis", renewalLag.toMillis());
+		List<ElectionView> standing = ElectionView.of(this.elections);
+		if (!standing.isEmpty()) {
+			builder.withDetail("elections", standing);
+		}
 		try {
 			Duration roundTrip = this.store.ping(this.timeout);
 			builder.withDetail("roundTripMillis", roundTrip.toMillis());

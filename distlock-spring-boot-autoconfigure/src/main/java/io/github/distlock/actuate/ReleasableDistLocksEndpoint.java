@@ -2,12 +2,14 @@ package io.github.distlock.actuate;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import io.github.distlock.engine.ForceReleasableLockEngine;
 import io.github.distlock.engine.InspectableLockEngine;
+import io.github.distlock.leader.LeaderElections;
 
 /**
  * The {@code distlocks} endpoint with a force-release operation, for a lock stuck with a live but hung holder.
@@ -24,7 +26,17 @@ public class ReleasableDistLocksEndpoint extends DistLocksEndpoint {
 	 * @param releaser removes a lock (the same engine, seen through its other capability)
 	 */
 	public ReleasableDistLocksEndpoint(InspectableLockEngine engine, ForceReleasableLockEngine releaser) {
-		super(engine);
+		this(engine, releaser, null);
+	}
+
+	/**
+	 * @param engine lists the held locks
+	 * @param releaser removes a lock (the same engine, seen through its other capability)
+	 * @param elections the leader elections this instance stands in, or null for none
+	 */
+	public ReleasableDistLocksEndpoint(InspectableLockEngine engine, ForceReleasableLockEngine releaser,
+			@Nullable LeaderElections elections) {
+		super(engine, elections);
 		this.releaser = releaser;
 	}
 

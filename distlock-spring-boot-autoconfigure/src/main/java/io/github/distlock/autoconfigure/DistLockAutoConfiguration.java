@@ -135,7 +135,7 @@ public final class DistLockAutoConfiguration {
 	 * The advisor and its operation source are created while post-processors are still being registered, too early
 	 * to depend on the properties bean; they bind the same settings straight from the environment.
 	 */
-	private static DistLockProperties bindEarly(Environment environment) {
+	static DistLockProperties bindEarly(Environment environment) {
 		return Binder.get(environment).bindOrCreate("distlock", DistLockProperties.class);
 	}
 

@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.engine.CheckableLockEngine;
 import io.github.distlock.engine.InspectableLockEngine;
+import io.github.distlock.leader.LeaderElections;
 
 /**
  * The {@code distlock} health contributor, unless {@code management.health.distlock.enabled=false}.
@@ -29,9 +31,9 @@ public final class DistLockHealthContributorAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "distlockHealthIndicator")
 		DistLockHealthIndicator distlockHealthIndicator(InspectableLockEngine engine, CheckableLockEngine store,
-				DistLockProperties properties) {
+				DistLockProperties properties, ObjectProvider<LeaderElections> elections) {
 			return new DistLockHealthIndicator(engine, store, properties.getHealth().getTimeout(),
-					properties.getHealth().getMaxRenewalLag());
+					properties.getHealth().getMaxRenewalLag(), elections.getIfAvailable());
 		}
 
 	}

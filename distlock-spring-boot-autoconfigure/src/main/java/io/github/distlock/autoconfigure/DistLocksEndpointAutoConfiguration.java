@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,6 +15,7 @@ import io.github.distlock.actuate.DistLocksEndpoint;
 import io.github.distlock.actuate.ReleasableDistLocksEndpoint;
 import io.github.distlock.engine.ForceReleasableLockEngine;
 import io.github.distlock.engine.InspectableLockEngine;
+import io.github.distlock.leader.LeaderElections;
 
 /**
  * The {@code distlocks} Actuator endpoint; its force-release operation only with
@@ -33,8 +35,8 @@ public final class DistLocksEndpointAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty(name = "distlock.endpoint.force-release", havingValue = false,
 				matchIfMissing = true)
-		DistLocksEndpoint distLocksEndpoint(InspectableLockEngine engine) {
-			return new DistLocksEndpoint(engine);
+		DistLocksEndpoint distLocksEndpoint(InspectableLockEngine engine, ObjectProvider<LeaderElections> elections) {
+			return new DistLocksEndpoint(engine, elections.getIfAvailable());
 		}
 
 		@Bean
@@ -42,8 +44,8 @@ public final class DistLocksEndpointAutoConfiguration {
 		@ConditionalOnBooleanProperty("distlock.endpoint.force-release")
 		@ConditionalOnBean(ForceReleasableLockEngine.class)
 		ReleasableDistLocksEndpoint releasableDistLocksEndpoint(InspectableLockEngine engine,
-				ForceReleasableLockEngine releaser) {
-			return new ReleasableDistLocksEndpoint(engine, releaser);
+				ForceReleasableLockEngine releaser, ObjectProvider<LeaderElections> elections) {
+			return new ReleasableDistLocksEndpoint(engine, releaser, elections.getIfAvailable());
 		}
 
 	}
