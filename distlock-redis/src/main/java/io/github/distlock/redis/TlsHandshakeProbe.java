@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -83,17 +86,34 @@ final class TlsHandshakeProbe {
 	static Answer handshake(RedisTarget target, long timeoutMillis) {
 		BaseConfig<?> server = target.server();
 		URI address = firstAddress(server);
-		SSLContext context = (server != null && address != null) ? context(target.config(), server) : null;
-		if (address == null || context == null) {
+		if (server == null || address == null) {
+			return Answer.NONE;
+		}
+		CertificateRequests requests;
+		SSLContext context;
+		try {
+			requests = CertificateRequests.watching(keys(target.config(), server));
+			context = SSLContext.getInstance("TLS");
+			context.init(new KeyManager[] { requests }, trust(target.config(), server), null);
+		}
+		catch (Exception ex) {
 			return Answer.NONE;
 		}
 		int timeout = stepTimeout(timeoutMillis);
+		boolean handshakeDone = false;
 		try (Socket plain = new Socket()) {
 			plain.connect(new InetSocketAddress(address.getHost(), address.getPort()), timeout);
 			plain.setSoTimeout(timeout);
 			try (SSLSocket socket = (SSLSocket) context.getSocketFactory()
 				.createSocket(plain, address.getHost(), address.getPort(), false)) {
+				long started = System.nanoTime();
 				socket.startHandshake();
+				handshakeDone = true;
+				SSLException verdict = awaitVerdict(socket, System.nanoTime() - started, timeout);
+				if (verdict != null) {
+					return new Answer(verdict, false);
+				}
+				socket.setSoTimeout(timeout);
 				socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
 				socket.getOutputStream().flush();
 				return new Answer(null, isRespReply(socket.getInputStream().read()));
@@ -102,8 +122,39 @@ final class TlsHandshakeProbe {
 		catch (SSLException ex) {
 			return new Answer(ex, false);
 		}
+		catch (SocketException ex) {
+			// A broken pipe or a reset mid-handshake, after the server asked for our certificate: it refused it and
+			// closed before our last handshake message went out (seen in CI on a loaded machine).
+			return (!handshakeDone && requests.asked()) ? new Answer(requests.endedOnCertificate(ex), false)
+					: Answer.NONE;
+		}
 		catch (Exception ex) {
 			return Answer.NONE;
+		}
+	}
+
+	/**
+	 * Waits for the server's verdict on the client's certificate before sending anything. In TLS 1.3 the handshake is
+	 * done on the client's side before the server has checked the certificate, and a refusal comes as an alert right
+	 * after; a command sent meanwhile reaches a server that has closed the connection, whose reset then discards the
+	 * alert unread (seen in CI on a loaded machine: the probe found no answer and misread the port as plain Redis).
+	 * The wait is three handshakes long (the server's check is one more step of it), bounded by the step timeout.
+	 * @return the refusal, or null when none came: the server accepted the client and waits for a command
+	 */
+	private static @Nullable SSLException awaitVerdict(SSLSocket socket, long handshakeNanos, int timeoutMillis)
+			throws IOException {
+		long wait = Math.min(timeoutMillis, Math.max(50, 3 * TimeUnit.NANOSECONDS.toMillis(handshakeNanos)));
+		socket.setSoTimeout((int) wait);
+		try {
+			int first = socket.getInputStream().read();
+			// Redis says nothing before a command: a byte here is no Redis, which the PING that follows tells.
+			return (first == -1) ? new SSLException("closed by the server after the handshake") : null;
+		}
+		catch (SocketTimeoutException ex) {
+			return null;
+		}
+		catch (SSLException ex) {
+			return ex;
 		}
 	}
 
@@ -155,17 +206,6 @@ final class TlsHandshakeProbe {
 	 * the server settings' (where a Redisson file written for older versions may still put it); factories first, then
 	 * key and trust stores.
 	 */
-	private static @Nullable SSLContext context(Config config, BaseConfig<?> server) {
-		try {
-			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(keys(config, server), trust(config, server), null);
-			return context;
-		}
-		catch (Exception ex) {
-			return null;
-		}
-	}
-
 	@SuppressWarnings("deprecation") // the server's settings, for Redisson files written before 4.7
 	private static KeyManager @Nullable [] keys(Config config, BaseConfig<?> server) throws Exception {
 		KeyManagerFactory factory = firstNonNull(config.getSslKeyManagerFactory(), server.getSslKeyManagerFactory());
