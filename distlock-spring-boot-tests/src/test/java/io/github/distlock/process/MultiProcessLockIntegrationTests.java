@@ -26,7 +26,9 @@ import io.github.distlock.fixtures.JavaProcess;
 
 /**
  * Two application instances in two JVMs. A holder paused with SIGSTOP beyond its lease loses the lock to the other
- * instance; when it resumes, its write is rejected by the fencing token and its transaction rolled back. Tokens
+ * instance; when it resumes, its write is rejected by the fencing token and its transaction rolled back. A leader
+ * paused so inside its {@code @LeaderOnly} job fares the same: the other instance leads with a larger epoch, and the
+ * paused one's late write is rejected by its epoch. Tokens
  * taken from several threads in several processes grow in acquisition order. The permit of a holder killed with
  * SIGKILL comes back within one lease.
  */
@@ -88,6 +90,36 @@ class MultiProcessLockIntegrationTests {
 			assertThat(holder.awaitLine("UPDATED ", Duration.ofSeconds(30))).isEqualTo("UPDATED 0");
 			assertThat(holder.awaitLine("FAILED ", Duration.ofSeconds(30))).startsWith("FAILED LockLostException");
 			assertThat(holder.waitForExit(Duration.ofSeconds(30))).isTrue();
+			assertThat(jdbc().queryForMap("SELECT writer, last_token FROM fence WHERE id = 1"))
+				.as("written once, by the second instance only").isEqualTo(afterSecond)
+				.containsEntry("WRITER", "second-instance");
+		}
+	}
+
+	@Test
+	void aLeaderPausedBeyondItsLeaseFindsItselfRevokedOnWakingAndItsLateWriteIsRejectedByTheEpoch() throws Exception {
+		try (JavaProcess leader = JavaProcess.start(LeaderHolderApplication.class, String.valueOf(redis.port()),
+				databaseUrl, "1s")) {
+			long leaderEpoch = Long.parseLong(leader.awaitLine("RUNNING ", Duration.ofSeconds(60)).substring(8));
+			leader.signal("STOP");
+			try (ConfigurableApplicationContext instance = LeaderHolderApplication.start(String.valueOf(redis.port()),
+					databaseUrl, "1s")) {
+				long epoch = instance.getBean(LeaderHolderApplication.Instance.class).awaitGranted();
+				assertThat(epoch).as("the second instance's epoch, once the paused leader's lease ran out")
+					.isGreaterThan(leaderEpoch);
+				assertThat(instance.getBean(LeaderHolderApplication.FencedJob.class).write("second-instance", () -> {
+				})).contains(true);
+			}
+			Map<String, Object> afterSecond = jdbc().queryForMap("SELECT writer, last_token FROM fence WHERE id = 1");
+			assertThat((Long) afterSecond.get("LAST_TOKEN")).isGreaterThan(leaderEpoch);
+
+			leader.signal("CONT");
+			leader.send("write now");
+			assertThat(leader.awaitLine("LOST ", Duration.ofSeconds(30))).as("the leader's own look, on waking")
+				.isEqualTo("LOST true");
+			assertThat(leader.awaitLine("UPDATED ", Duration.ofSeconds(30))).isEqualTo("UPDATED 0");
+			assertThat(leader.awaitLine("FAILED ", Duration.ofSeconds(30))).startsWith("FAILED LockLostException");
+			assertThat(leader.waitForExit(Duration.ofSeconds(30))).isTrue();
 			assertThat(jdbc().queryForMap("SELECT writer, last_token FROM fence WHERE id = 1"))
 				.as("written once, by the second instance only").isEqualTo(afterSecond)
 				.containsEntry("WRITER", "second-instance");
