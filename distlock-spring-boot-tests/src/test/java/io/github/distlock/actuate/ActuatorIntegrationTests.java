@@ -239,7 +239,7 @@ class ActuatorIntegrationTests {
 			assertThat(count(context, "distlock.acquire?tag=name:shedlock&tag=outcome:timed_out")).isEqualTo(1);
 			assertThat(count(context, "distlock.held?tag=name:shedlock&tag=outcome:released")).isEqualTo(1);
 			assertThat(count(context, "distlock.held?tag=name:shedlock&tag=outcome:lost")).isEqualTo(1);
-			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[]}");
+			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[],\"elections\":[]}");
 		}
 	}
 
@@ -289,7 +289,7 @@ class ActuatorIntegrationTests {
 			leave.countDown();
 			assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");
 			assertThat(reader.get(10, TimeUnit.SECONDS)).isEqualTo("read");
-			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[]}");
+			assertThat(get(context, "/actuator/distlocks").body()).isEqualTo("{\"locks\":[],\"elections\":[]}");
 		}
 	}
 

@@ -3,7 +3,6 @@ package io.github.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -11,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -21,9 +19,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationListener;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -38,9 +36,6 @@ import io.github.distlock.fixtures.redis.RedisExtension;
 import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.leader.LeaderElections;
 import io.github.distlock.leader.LeaderOnly;
-import io.github.distlock.leader.LeadershipEvent;
-import io.github.distlock.leader.LeadershipGrantedEvent;
-import io.github.distlock.leader.LeadershipRevokedEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -58,13 +53,11 @@ class LeaderOnlyIntegrationTests {
 
 	private static final String LOCK = "distlock:{leader:nightly}";
 
-	/** Every instance's leadership events, and the tests' own marks, in order. */
-	private static final BlockingQueue<String> events = new LinkedBlockingQueue<>();
 
 	private final ApplicationContextRunner runner = LockContexts.onRedis(redis)
 		.withConfiguration(AutoConfigurations.of(DistLockLeaderAutoConfiguration.class,
 				DistLockHealthContributorAutoConfiguration.class, DistLocksEndpointAutoConfiguration.class))
-		.withUserConfiguration(Recorder.class, NightlyJobs.class)
+		.withUserConfiguration(LeadershipEvents.Recorder.class, NightlyJobs.class)
 		.withPropertyValues("distlock.leader.lease=3s", "management.endpoints.web.exposure.include=distlocks");
 
 	private final ExecutorService caller = Executors.newSingleThreadExecutor();
@@ -74,17 +67,12 @@ class LeaderOnlyIntegrationTests {
 		this.caller.shutdownNow();
 	}
 
-	private static String next() throws InterruptedException {
-		String event = events.poll(30, TimeUnit.SECONDS);
-		assertThat(event).as("a leadership event within 30 s").isNotNull();
-		return event;
-	}
 
 	@Test
 	void onlyTheLeaderRunsTheMethodsWithTheEpochAsTheirTokenAndTheOtherGetsNothing() {
-		events.clear();
+		LeadershipEvents.clear();
 		this.runner.withPropertyValues("test.instance=a").run((a) -> {
-			assertThat(next()).startsWith("granted a ");
+			assertThat(LeadershipEvents.next()).startsWith("granted a ");
 			long epoch = a.getBean(LeaderElections.class).epoch("nightly").orElseThrow();
 			this.runner.withPropertyValues("test.instance=b").run((b) -> {
 				assertThat(b.getBean(LeaderElections.class).elections()).as("stood in for the annotation")
@@ -105,7 +93,9 @@ class LeaderOnlyIntegrationTests {
 				assertThat(other.mono().block(Duration.ofSeconds(10))).isNull();
 				assertThat(leader.flux().collectList().block(Duration.ofSeconds(10))).containsExactly("a " + epoch);
 				assertThat(other.flux().collectList().block(Duration.ofSeconds(10))).isEmpty();
-				assertThat(leader.ran()).as("each led call ran once").hasSize(5);
+				assertThat(leader.inBackground().get(10, TimeUnit.SECONDS)).isEqualTo("a " + epoch);
+				assertThat(other.inBackground().get(10, TimeUnit.SECONDS)).isNull();
+				assertThat(leader.ran()).as("each led call ran once").hasSize(6);
 				assertThat(other.ran()).isEmpty();
 			});
 		});
@@ -113,34 +103,34 @@ class LeaderOnlyIntegrationTests {
 
 	@Test
 	void aTermYieldedWhileTheMethodRunsGoesToTheOtherInstanceOnlyAfterTheMethodReturns() {
-		events.clear();
+		LeadershipEvents.clear();
 		this.runner.withPropertyValues("test.instance=a").run((a) -> {
-			assertThat(next()).startsWith("granted a ");
+			assertThat(LeadershipEvents.next()).startsWith("granted a ");
 			this.runner.withPropertyValues("test.instance=b").run((b) -> {
 				NightlyJobs leader = a.getBean(NightlyJobs.class);
 				Future<Optional<String>> call = this.caller.submit(leader::runUntilLetGo);
 				assertThat(leader.entered().await(10, TimeUnit.SECONDS)).as("the method started").isTrue();
 				assertThat(a.getBean(LeaderElections.class).yieldLeadership("nightly")).isTrue();
-				assertThat(next()).startsWith("revoked a YIELDED ");
+				assertThat(LeadershipEvents.next()).startsWith("revoked a YIELDED ");
 				try (RespClient client = redis.client()) {
 					assertThat(client.call("EXISTS", LOCK)).as("the lock, while the method runs").isEqualTo(1L);
 				}
 				assertThat(b.getBean(LeaderElections.class).isLeader("nightly")).isFalse();
 				// Marked before the method returns: a grant that came earlier would come before the mark.
-				events.add("method returns");
+				LeadershipEvents.mark("method returns");
 				leader.letGo().countDown();
 				assertThat(call.get(10, TimeUnit.SECONDS)).as("a yield is no loss").contains("done");
-				assertThat(next()).isEqualTo("method returns");
-				assertThat(next()).startsWith("granted b ");
+				assertThat(LeadershipEvents.next()).isEqualTo("method returns");
+				assertThat(LeadershipEvents.next()).startsWith("granted b ");
 			});
 		});
 	}
 
 	@Test
 	void aLeadershipLostWhileTheMethodRunsFailsTheCall() {
-		events.clear();
+		LeadershipEvents.clear();
 		this.runner.withPropertyValues("test.instance=a").run((a) -> {
-			assertThat(next()).startsWith("granted a ");
+			assertThat(LeadershipEvents.next()).startsWith("granted a ");
 			long epoch = a.getBean(LeaderElections.class).epoch("nightly").orElseThrow();
 			NightlyJobs leader = a.getBean(NightlyJobs.class);
 			Future<Optional<String>> call = this.caller.submit(leader::runUntilLetGo);
@@ -148,7 +138,7 @@ class LeaderOnlyIntegrationTests {
 			try (RespClient client = redis.client()) {
 				assertThat(client.call("DEL", LOCK)).isEqualTo(1L);
 			}
-			assertThat(next()).isEqualTo("revoked a LOST " + epoch);
+			assertThat(LeadershipEvents.next()).isEqualTo("revoked a LOST " + epoch);
 			leader.letGo().countDown();
 			assertThat(call).failsWithin(Duration.ofSeconds(10))
 				.withThrowableOfType(ExecutionException.class)
@@ -162,9 +152,9 @@ class LeaderOnlyIntegrationTests {
 
 	@Test
 	void healthAndTheEndpointShowTheElectionsWithTheTermThisInstanceLeads() {
-		events.clear();
+		LeadershipEvents.clear();
 		this.runner.withPropertyValues("test.instance=a").run((a) -> {
-			assertThat(next()).startsWith("granted a ");
+			assertThat(LeadershipEvents.next()).startsWith("granted a ");
 			long epoch = a.getBean(LeaderElections.class).epoch("nightly").orElseThrow();
 			this.runner.withPropertyValues("test.instance=b").run((b) -> {
 				Health health = a.getBean(DistLockHealthIndicator.class).health(true);
@@ -226,6 +216,7 @@ class LeaderOnlyIntegrationTests {
 
 	/** The jobs every instance has, each recording where it ran and with which token. */
 	@Configuration(proxyBeanMethods = false)
+	@EnableAsync
 	static class NightlyJobs {
 
 		private final List<String> ran = new CopyOnWriteArrayList<>();
@@ -293,6 +284,13 @@ class LeaderOnlyIntegrationTests {
 			});
 		}
 
+		/** Run by {@code @Async} on its executor, where the share of the term is taken around the method. */
+		@Async
+		@LeaderOnly("nightly")
+		public CompletableFuture<String> inBackground() {
+			return CompletableFuture.completedFuture(here());
+		}
+
 		@LeaderOnly("nightly")
 		public Optional<String> runUntilLetGo() throws InterruptedException {
 			this.entered.countDown();
@@ -326,25 +324,6 @@ class LeaderOnlyIntegrationTests {
 
 		@LeaderOnly("nightly")
 		private void run() {
-		}
-
-	}
-
-	/** Records each event with the instance's name. */
-	@Configuration(proxyBeanMethods = false)
-	static class Recorder {
-
-		@Bean
-		ApplicationListener<LeadershipEvent> leadershipRecorder(@Value("${test.instance:x}") String instance) {
-			return (event) -> {
-				long epoch = event.getLeadership().epoch();
-				if (event instanceof LeadershipGrantedEvent) {
-					events.add("granted " + instance + " " + epoch);
-				}
-				else if (event instanceof LeadershipRevokedEvent revoked) {
-					events.add("revoked " + instance + " " + revoked.getReason() + " " + epoch);
-				}
-			};
 		}
 
 	}
