@@ -1,11 +1,8 @@
 package io.github.distlock.interceptor;
 
-import java.lang.reflect.Method;
-
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
  * Applies {@link LeaderOnlyInterceptor} to the methods that carry {@link io.github.distlock.leader.LeaderOnly}; an
@@ -21,14 +18,8 @@ public class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
 	 * @param order the advisor's order: before the lock advisor's, so a call skipped here takes no lock
 	 */
 	public LeaderOnlyAdvisor(LeaderOnlySource operations, LeaderOnlyInterceptor interceptor, int order) {
-		this.pointcut = new StaticMethodMatcherPointcut() {
-
-			@Override
-			public boolean matches(Method method, Class<?> targetClass) {
-				return operations.getOperation(method, targetClass) != null;
-			}
-
-		};
+		this.pointcut = new DeclarationPointcut(
+				(method, targetClass) -> operations.getOperation(method, targetClass) != null);
 		this.interceptor = interceptor;
 		setOrder(order);
 	}

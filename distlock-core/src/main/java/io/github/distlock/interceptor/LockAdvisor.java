@@ -1,11 +1,8 @@
 package io.github.distlock.interceptor;
 
-import java.lang.reflect.Method;
-
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
@@ -21,14 +18,8 @@ public class LockAdvisor extends AbstractPointcutAdvisor implements SmartInitial
 
 	public LockAdvisor(LockOperationSource operations, LockInterceptor interceptor, int order) {
 		this.operations = operations;
-		this.pointcut = new StaticMethodMatcherPointcut() {
-
-			@Override
-			public boolean matches(Method method, Class<?> targetClass) {
-				return operations.getOperation(method, targetClass) != null;
-			}
-
-		};
+		this.pointcut = new DeclarationPointcut(
+				(method, targetClass) -> operations.getOperation(method, targetClass) != null);
 		this.interceptor = interceptor;
 		setOrder(order);
 	}

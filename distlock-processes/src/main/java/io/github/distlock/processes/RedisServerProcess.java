@@ -7,10 +7,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -57,7 +55,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		int attempts = (port == 0) ? PORT_ATTEMPTS : 1;
 		for (int attempt = 1;; attempt++) {
 			RedisServerProcess server = new RedisServerProcess(command, (port == 0) ? freePort() : port,
-					List.copyOf(extraArguments), createWorkDirectory());
+					List.copyOf(extraArguments), TemporaryDirectory.create("distlock-redis-", "redis-server"));
 			if (server.launch()) {
 				return server;
 			}
@@ -195,7 +193,7 @@ public final class RedisServerProcess implements AutoCloseable {
 	@Override
 	public void close() {
 		kill();
-		deleteQuietly(this.dir);
+		TemporaryDirectory.deleteQuietly(this.dir);
 	}
 
 	private Process running() {
@@ -224,24 +222,6 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("No free port on " + HOST, ex);
-		}
-	}
-
-	private static Path createWorkDirectory() {
-		try {
-			return Files.createTempDirectory("distlock-redis-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not create a directory for redis-server", ex);
-		}
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// A leftover temporary directory is harmless; the server itself is what must not outlive its owner.
 		}
 	}
 

@@ -20,12 +20,8 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 
 import io.github.distlock.LockContext;
@@ -87,23 +83,13 @@ public final class LeaderHolderApplication {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableTransactionManagement
+	@Import(FenceDatabase.class)
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 			RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class,
 			DistLockLeaderAutoConfiguration.class })
 	static class Instance {
 
 		private final BlockingQueue<Long> granted = new LinkedBlockingQueue<>();
-
-		@Bean
-		DataSource dataSource(Environment environment) {
-			return new DriverManagerDataSource(environment.getRequiredProperty("fence.url"));
-		}
-
-		@Bean
-		PlatformTransactionManager transactionManager(DataSource dataSource) {
-			return new DataSourceTransactionManager(dataSource);
-		}
 
 		@Bean
 		FencedJob fencedJob(DataSource dataSource) {

@@ -14,11 +14,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 
 import io.github.distlock.DistributedLock;
@@ -70,20 +67,10 @@ public final class LockHolderApplication {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableTransactionManagement
+	@Import(FenceDatabase.class)
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 			RedisLockEngineAutoConfiguration.class, DistLockAutoConfiguration.class })
 	static class Instance {
-
-		@Bean
-		DataSource dataSource(org.springframework.core.env.Environment environment) {
-			return new DriverManagerDataSource(environment.getRequiredProperty("fence.url"));
-		}
-
-		@Bean
-		PlatformTransactionManager transactionManager(DataSource dataSource) {
-			return new DataSourceTransactionManager(dataSource);
-		}
 
 		@Bean
 		FencedWriter fencedWriter(DataSource dataSource) {

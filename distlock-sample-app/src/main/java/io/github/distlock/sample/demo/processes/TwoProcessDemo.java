@@ -1,17 +1,12 @@
 package io.github.distlock.sample.demo.processes;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.LogLevel;
@@ -21,6 +16,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.SimpleCommandLinePropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
+import io.github.distlock.processes.TemporaryDirectory;
 import io.github.distlock.sample.demo.DemoSettings;
 import io.github.distlock.sample.demo.ParentProcessWatch;
 import io.github.distlock.sample.demo.UnlockedPurchaseController;
@@ -103,7 +99,7 @@ public final class TwoProcessDemo {
 					+ ") must be shorter than " + ProcessDemoSettings.PREFIX + ".lock-wait (" + this.settings.lockWait()
 					+ "): the shop that takes over from the frozen one waits for its lease to run out");
 		}
-		Path logs = createLogDirectory();
+		Path logs = TemporaryDirectory.create("distlock-two-process-demo-", "the shops' logs");
 		boolean succeeded = false;
 		try (Teardown teardown = Teardown.onExit(this.out)) {
 			List<ProcessScenarioResult> results = runAll(teardown, logs);
@@ -112,7 +108,7 @@ public final class TwoProcessDemo {
 		}
 		finally {
 			if (succeeded && !this.settings.keepLogs()) {
-				deleteQuietly(logs);
+				TemporaryDirectory.deleteQuietly(logs);
 				this.out.println("Removed the shops' logs (--" + ProcessDemoSettings.PREFIX
 						+ ".keep-logs=true keeps them)");
 			}
@@ -196,24 +192,6 @@ public final class TwoProcessDemo {
 
 	private String path(String template) {
 		return template.replace("{sku}", this.scenario.sku());
-	}
-
-	private static Path createLogDirectory() {
-		try {
-			return Files.createTempDirectory("distlock-two-process-demo-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not create a directory for the shops' logs", ex);
-		}
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// A leftover log directory in the temporary directory is harmless.
-		}
 	}
 
 }
