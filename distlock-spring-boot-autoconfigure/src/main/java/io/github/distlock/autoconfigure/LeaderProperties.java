@@ -10,8 +10,9 @@ import java.util.List;
 public class LeaderProperties {
 
 	/**
-	 * The elections this instance stands in, by name; each is led by one instance at a time, which holds the lock
-	 * (leader, name). Leadership is published as LeadershipGrantedEvent and LeadershipRevokedEvent.
+	 * The elections this instance stands in, by name, besides those its @LeaderOnly methods name; each is led by one
+	 * instance at a time, which holds the lock (leader, name). Leadership is published as LeadershipGrantedEvent and
+	 * LeadershipRevokedEvent.
 	 */
 	private List<String> elections = new ArrayList<>();
 

@@ -2,6 +2,8 @@ package io.github.distlock.zookeeper;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.zookeeper.util.ServiceUtils;
@@ -23,10 +25,22 @@ final class ServerPorts {
 	private ServerPorts() {
 	}
 
-	/** A port below the ephemeral range that nothing listens on now. */
+	/**
+	 * The ports handed out so far in this JVM, never handed out again: an ensemble's nine ports are picked one after
+	 * another, each free when probed, and a server binds its quorum port only once it leads, so a port picked twice
+	 * (by chance about one ensemble in 300) can leave the elected leader unable to bind and the ensemble without a
+	 * leader until sessions expire, as CI once saw ("Couldn't bind to /127.0.0.1:24779"; which process held that port
+	 * the log does not say).
+	 */
+	private static final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
+
+	/** A port below the ephemeral range that nothing listens on now, and that this JVM has not handed out. */
 	static int free() {
 		for (int attempt = 0; attempt < 500; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(FIRST, LAST);
+			if (!handedOut.add(port)) {
+				continue;
+			}
 			try (ServerSocket probe = new ServerSocket(port)) {
 				return port;
 			}
