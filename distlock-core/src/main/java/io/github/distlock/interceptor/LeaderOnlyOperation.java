@@ -20,15 +20,17 @@ import io.github.distlock.leader.LeaderElection;
  * @param election the election's name
  * @param onLost what a leadership lost while the method runs does to it
  * @param call how the method runs under the term's lock for its return type
+ * @param request the request for a share of the term, made once when the declaration is read
  */
-public record LeaderOnlyOperation(String methodId, Method method, String election, OnLost onLost, LockedCall call) {
+public record LeaderOnlyOperation(String methodId, Method method, String election, OnLost onLost, LockedCall call,
+		LockRequest request) {
 
 	/**
-	 * The request for a share of the term: never sent to a store, so the lease is only there to be valid, and there
-	 * is no waiting (the call runs as the leader now, or is skipped).
+	 * The request for a share of the election's term: never sent to a store, so the lease is only there to be valid,
+	 * and there is no waiting (the call runs as the leader now, or is skipped).
 	 */
-	LockRequest request() {
-		return new LockRequest(LeaderElection.LOCK_NAME, this.election, Leases.SHORTEST, Duration.ZERO, false, null);
+	static LockRequest shareRequest(String election) {
+		return new LockRequest(LeaderElection.LOCK_NAME, election, Leases.SHORTEST, Duration.ZERO, false, null);
 	}
 
 	/** What the caller receives where this instance does not lead: nothing, in the method's return type. */

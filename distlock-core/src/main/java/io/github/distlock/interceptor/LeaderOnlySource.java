@@ -91,7 +91,8 @@ public class LeaderOnlySource {
 		checkSkippable(specific, call, methodId);
 		OnLost onLost = declared.getEnum("onLost", OnLost.class);
 		return new LeaderOnlyOperation(methodId, specific, election,
-				(onLost != OnLost.DEFAULT) ? onLost : this.defaultOnLost, call);
+				(onLost != OnLost.DEFAULT) ? onLost : this.defaultOnLost, call,
+				LeaderOnlyOperation.shareRequest(election));
 	}
 
 	private static MergedAnnotation<LeaderOnly> find(Method method) {
