@@ -6,8 +6,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,6 +186,61 @@ public abstract class AbstractLeaderElectionConformanceTests extends AbstractLea
 		// Alone, the candidate stands again and is granted a new term.
 		assertThat(nextEvent()).isEqualTo("granted first");
 		assertThat(epochs().get(1)).isGreaterThan(epochs().get(0));
+	}
+
+	/**
+	 * A share given back at the moment the term's loss is found (the lock deleted, then checked): the term ends once,
+	 * told once, and the candidate stands again, whichever comes first; with the term yielded just before (the share
+	 * is the last one, whose return would release the lock) and without. A term that waited for a share already back,
+	 * or for a loss already told, would leave the candidate out for good.
+	 */
+	@Test
+	void aShareGivenBackAsTheTermIsLostEndsTheTermOnce() throws Exception {
+		Duration lease = Duration.ofSeconds(10);
+		LeaderElection first = candidate("first", engine(), lease);
+		first.start();
+		ExecutorService racers = Executors.newFixedThreadPool(2);
+		try {
+			for (int round = 0; round < 6; round++) {
+				assertThat(nextEvent()).as("round %d", round).isEqualTo("granted first");
+				LockHandle job = shareOf(first);
+				AtomicInteger told = new AtomicInteger();
+				job.whenLost(told::incrementAndGet);
+				boolean yielded = round % 2 == 0;
+				if (yielded) {
+					assertThat(first.yieldLeadership()).isTrue();
+					assertThat(nextEvent()).isEqualTo("revoked first YIELDED");
+				}
+				deleteLock(LeaderElection.LOCK_NAME, ELECTION);
+				CyclicBarrier start = new CyclicBarrier(2);
+				Future<Boolean> givenBack = racers.submit(() -> {
+					start.await();
+					return job.release();
+				});
+				Future<Boolean> checked = racers.submit(() -> {
+					start.await();
+					return job.verify();
+				});
+				assertThat(givenBack.get(30, TimeUnit.SECONDS)).as("the share given back").isTrue();
+				assertThat(checked.get(30, TimeUnit.SECONDS)).as("the deleted lock checked").isFalse();
+				assertThat(told.get()).as("the share's loss actions, run at most once").isLessThanOrEqualTo(1);
+				if (!yielded) {
+					// The share's return leaves the lock with the term, whose loss the check then finds.
+					assertThat(nextEvent()).isEqualTo("revoked first LOST");
+					assertThat(awaitLoss(lease).key()).isEqualTo(ELECTION);
+				}
+				// Yielded, the last share's return releases the lock: found gone by that release or by the check, or
+				// by neither if the release came first (a released lock has nothing left to report).
+				this.lost.clear();
+			}
+		}
+		finally {
+			racers.shutdownNow();
+		}
+		// Each round's term ended once: no revocation or grant beyond those taken above, bar the next grant.
+		assertThat(nextEvent()).isEqualTo("granted first");
+		assertThat(this.events).isEmpty();
+		assertThat(epochs()).doesNotHaveDuplicates().isSorted();
 	}
 
 }
