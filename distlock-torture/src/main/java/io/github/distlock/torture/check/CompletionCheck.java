@@ -53,7 +53,7 @@ final class CompletionCheck implements Check {
 
 	/** The first sign after the acquisition that its lock was gone: a del, an expiry or someone else's acquisition. */
 	private static OptionalLong freedAt(RunRecords records, Acquisition acquisition, FaultRecord kill) {
-		String redisKey = RunRecordsReader.redisKeyOf(acquisition.key());
+		String redisKey = records.parameters().redisKeyOf(acquisition.key());
 		OptionalLong notified = records.keyspace()
 			.stream()
 			.filter((event) -> redisKey.equals(event.key()) && List.of("del", "expired").contains(event.op())

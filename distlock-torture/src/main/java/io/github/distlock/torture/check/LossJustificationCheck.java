@@ -139,7 +139,7 @@ final class LossJustificationCheck implements Check {
 
 	/** The first record that shows the lock gone before the report, named for the figures. */
 	private static Optional<String> record(RunRecords records, LossReport loss, Acquisition held) {
-		String redisKey = RunRecordsReader.redisKeyOf(held.key());
+		String redisKey = records.parameters().redisKeyOf(held.key());
 		long beforeRelease = (held.ending() != null) ? Math.min(loss.nanos(), held.ending().endNanos()) : loss.nanos();
 		long expiredBy = loss.nanos() + ("NOT_OWNED".equals(loss.reason()) ? NOTICE_LAG : 0);
 		for (KeyspaceEvent event : records.keyspace()) {

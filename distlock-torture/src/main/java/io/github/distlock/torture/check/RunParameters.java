@@ -18,11 +18,17 @@ import java.util.List;
  * @param description a one-line summary for the report
  * @param replicasAcked how many replicas had to acknowledge a new lock ({@code distlock.redis.min-replicas-acked})
  * @param replicaAckTimeout how long a grant waited for them ({@code distlock.redis.replica-ack-timeout})
+ * @param lockName the name of the workers' lock: {@code torture}, or the leader election's lock
  */
 public record RunParameters(Duration lease, Duration waitTime, Duration commandTimeout, Duration sessionTimeout,
 		Duration longestHold,
 		long loadStartNanos, long loadEndNanos, List<String> workers, String description, int replicasAcked,
-		Duration replicaAckTimeout) {
+		Duration replicaAckTimeout, String lockName) {
+
+	/** Where the workers' lock for a key lives in Redis. */
+	public String redisKeyOf(String key) {
+		return RunRecordsReader.redisKeyOf(this.lockName, key);
+	}
 
 	/**
 	 * How long after a fault its effects may still show: a section that began before it runs on for up to the

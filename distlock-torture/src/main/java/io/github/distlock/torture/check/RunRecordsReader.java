@@ -29,11 +29,11 @@ import io.github.distlock.torture.history.HistoryLine;
  */
 public final class RunRecordsReader {
 
-	/** Where the workers' locks (name "torture", default prefix) live in Redis. */
+	/** Where the workers' locks (default prefix) live in Redis. */
 	private static final RedisLockKeys LOCK_KEYS = new RedisLockKeys("distlock");
 
-	/** Matches the lock keys of the workers' locks, and not their waiter queues. */
-	public static final String LOCK_KEY_PATTERN = LOCK_KEYS.lockKey("torture", "*");
+	/** The name of the workers' {@code @DistributedLock}. */
+	public static final String LOCK_NAME = "torture";
 
 	private RunRecordsReader() {
 	}
@@ -88,7 +88,17 @@ public final class RunRecordsReader {
 
 	/** The Redis key of the workers' lock for a key. */
 	public static String redisKeyOf(String key) {
-		return LOCK_KEYS.lockKey("torture", key);
+		return redisKeyOf(LOCK_NAME, key);
+	}
+
+	/** The Redis key of a lock of this name for a key. */
+	public static String redisKeyOf(String lockName, String key) {
+		return LOCK_KEYS.lockKey(lockName, key);
+	}
+
+	/** Matches the lock keys of the locks of this name, and not their waiter queues. */
+	public static String lockKeyPattern(String lockName) {
+		return LOCK_KEYS.lockKey(lockName, "*");
 	}
 
 	private static List<Path> histories(Path dir) {
@@ -169,7 +179,9 @@ public final class RunRecordsReader {
 				Arrays.asList(properties.getProperty("workers").split(",")), properties.getProperty("description"),
 				// Runs recorded before replica acknowledgement was a parameter had none.
 				Integer.parseInt(properties.getProperty("replicas-acked", "0")),
-				Duration.ofMillis(Long.parseLong(properties.getProperty("replica-ack-timeout-millis", "0"))));
+				Duration.ofMillis(Long.parseLong(properties.getProperty("replica-ack-timeout-millis", "0"))),
+				// Runs recorded before the leader mode all locked "torture".
+				properties.getProperty("lock-name", LOCK_NAME));
 	}
 
 	private static Duration millis(Properties properties, String name) {

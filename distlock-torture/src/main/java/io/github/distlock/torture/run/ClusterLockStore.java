@@ -28,11 +28,15 @@ final class ClusterLockStore implements RedisTopologyStore {
 	/** The run's hot keys: a cluster fault strikes the master, or the slot, of one of them. */
 	private final List<String> hotKeys;
 
-	ClusterLockStore(Path runDirectory, List<String> hotKeys) throws InterruptedException {
+	private final String lockName;
+
+	ClusterLockStore(Path runDirectory, List<String> hotKeys, String lockName) throws InterruptedException {
 		this.hotKeys = List.copyOf(hotKeys);
+		this.lockName = lockName;
 		this.cluster = RedisCluster.start(3, 1);
 		try {
-			this.recorders = KeyspaceRecorders.start(this.cluster.nodes(), runDirectory);
+			this.recorders = KeyspaceRecorders.start(this.cluster.nodes(), RunRecordsReader.lockKeyPattern(lockName),
+					runDirectory);
 		}
 		catch (InterruptedException | RuntimeException ex) {
 			this.cluster.close();
@@ -49,7 +53,7 @@ final class ClusterLockStore implements RedisTopologyStore {
 
 	/** The Redis key of the lock of one of the hot keys, chosen at random. */
 	private String aHotLockKey(Random random) {
-		return RunRecordsReader.redisKeyOf(this.hotKeys.get(random.nextInt(this.hotKeys.size())));
+		return RunRecordsReader.redisKeyOf(this.lockName, this.hotKeys.get(random.nextInt(this.hotKeys.size())));
 	}
 
 	/** The master that serves the lock of one of the hot keys now, chosen at random. */

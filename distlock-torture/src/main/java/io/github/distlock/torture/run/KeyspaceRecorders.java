@@ -18,11 +18,11 @@ final class KeyspaceRecorders implements AutoCloseable {
 	private final List<KeyspaceRecorder> recorders = new ArrayList<>();
 
 	/** Starts a recorder on every server and returns once each has its subscription; stops them all if one fails. */
-	static KeyspaceRecorders start(List<RedisProcess> servers, Path runDirectory) throws InterruptedException {
+	static KeyspaceRecorders start(List<RedisProcess> servers, String keyPattern, Path runDirectory) throws InterruptedException {
 		KeyspaceRecorders started = new KeyspaceRecorders();
 		try {
 			for (RedisProcess server : servers) {
-				KeyspaceRecorder recorder = new KeyspaceRecorder(server.port(), RunRecordsReader.LOCK_KEY_PATTERN,
+				KeyspaceRecorder recorder = new KeyspaceRecorder(server.port(), keyPattern,
 						runDirectory.resolve("keyspace-" + server.port() + ".log"));
 				started.recorders.add(recorder);
 				recorder.start(Duration.ofSeconds(10));

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.fixtures.redis.SentinelRedis;
+import io.github.distlock.torture.check.RunRecordsReader;
 
 /**
  * The Redis engine's lock store behind Sentinel: a master, a replica and three sentinels, started by distlock-redis's
@@ -22,11 +23,12 @@ final class SentinelLockStore implements RedisTopologyStore {
 
 	private final KeyspaceRecorders recorders;
 
-	SentinelLockStore(Path runDirectory) throws InterruptedException {
+	SentinelLockStore(Path runDirectory, String lockName) throws InterruptedException {
 		this.sentinel = SentinelRedis.start();
 		try {
 			this.recorders = KeyspaceRecorders
-				.start(List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica()), runDirectory);
+				.start(List.of(this.sentinel.originalMaster(), this.sentinel.originalReplica()),
+						RunRecordsReader.lockKeyPattern(lockName), runDirectory);
 		}
 		catch (InterruptedException | RuntimeException ex) {
 			this.sentinel.close();

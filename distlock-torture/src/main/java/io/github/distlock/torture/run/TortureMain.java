@@ -13,10 +13,11 @@ import io.github.distlock.torture.check.CheckReport;
  * <p>
  * {@code java -jar distlock-torture/target/distlock-torture.jar [--short|--long|--negative]
  * [--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|zookeeper-ensemble|etcd|etcd-cluster]
- * [--no-replica-ack] [--seed=N]
+ * [--leader] [--no-replica-ack] [--seed=N]
  * [--dir=D]}
  * (default {@code --long} on Redis, a random
- * seed, and a new directory under {@code target/torture} next to the jar).
+ * seed, and a new directory under {@code target/torture} next to the jar). {@code --leader} runs the same load and
+ * faults on leader election ({@code @LeaderOnly}) instead of {@code @DistributedLock}.
  */
 public final class TortureMain {
 
@@ -29,6 +30,7 @@ public final class TortureMain {
 		Path dir = null;
 		StoreKind store = StoreKind.REDIS;
 		boolean noReplicaAck = false;
+		boolean leader = false;
 		for (String arg : args) {
 			if (arg.equals("--short") || arg.equals("--long") || arg.equals("--negative")) {
 				kind = arg.substring(2);
@@ -45,12 +47,15 @@ public final class TortureMain {
 			else if (arg.equals("--no-replica-ack")) {
 				noReplicaAck = true;
 			}
+			else if (arg.equals("--leader")) {
+				leader = true;
+			}
 			else {
 				System.err.println("Unknown argument " + arg
 						+ "; usage: [--short|--long|--negative] "
 						+ "[--store=redis|redis-cluster|redis-sentinel|redlock|postgresql|mariadb|zookeeper|"
 						+ "zookeeper-ensemble|etcd|etcd-cluster] "
-						+ "[--no-replica-ack] [--seed=N] [--dir=DIRECTORY]");
+						+ "[--leader] [--no-replica-ack] [--seed=N] [--dir=DIRECTORY]");
 				System.exit(2);
 			}
 		}
@@ -59,6 +64,9 @@ public final class TortureMain {
 			case "negative" -> TortureSettings.negativeControl(seed);
 			default -> TortureSettings.longRun(seed, store);
 		};
+		if (leader) {
+			settings = settings.asLeaderElection();
+		}
 		if (noReplicaAck) {
 			settings = settings.withoutReplicaAcknowledgement();
 		}

@@ -20,6 +20,7 @@ import io.github.distlock.torture.check.RunRecordsReader;
 import io.github.distlock.torture.check.TortureChecker;
 import io.github.distlock.torture.fence.Fence;
 import io.github.distlock.torture.history.HistoryLine;
+import io.github.distlock.torture.worker.WorkerProperties.LockMode;
 
 /**
  * One torture run, start to end: a lock server and a fence server, the keyspace recorder, the worker JVMs, the
@@ -32,6 +33,9 @@ public final class TortureRun {
 
 	/** The members of an etcd cluster or a ZooKeeper ensemble: the smallest that survives a member's death. */
 	private static final int ENSEMBLE_SIZE = 3;
+
+	/** How long a leader that yielded stays out of the election before it stands again. */
+	private static final Duration LEADER_RETRY_PAUSE = Duration.ofMillis(100);
 
 	private final TortureSettings settings;
 
@@ -75,7 +79,7 @@ public final class TortureRun {
 		switch (this.settings.store()) {
 			case REDIS -> {
 				lockServer = track(RedisServers.startProcess());
-				recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.LOCK_KEY_PATTERN,
+				recorder = track(new KeyspaceRecorder(lockServer.port(), RunRecordsReader.lockKeyPattern(this.settings.lockName()),
 						this.dir.resolve("keyspace.log")));
 				recorder.start(Duration.ofSeconds(10));
 			}
@@ -84,8 +88,8 @@ public final class TortureRun {
 			case ZOOKEEPER_ENSEMBLE -> zookeeper = track(ZooKeeperLockStore.ensemble(this.dir, ENSEMBLE_SIZE));
 			case ETCD -> etcd = track(new EtcdLockStore());
 			case ETCD_CLUSTER -> etcd = track(new EtcdLockStore(ENSEMBLE_SIZE));
-			case REDIS_CLUSTER -> topology = track(new ClusterLockStore(this.dir, this.settings.keys()));
-			case REDIS_SENTINEL -> topology = track(new SentinelLockStore(this.dir));
+			case REDIS_CLUSTER -> topology = track(new ClusterLockStore(this.dir, this.settings.keys(), this.settings.lockName()));
+			case REDIS_SENTINEL -> topology = track(new SentinelLockStore(this.dir, this.settings.lockName()));
 			case REDLOCK -> topology = track(new RedLockLockStore());
 		}
 		if (recorder == null && (topology == null || !topology.recordsKeyspace())) {
@@ -184,6 +188,12 @@ public final class TortureRun {
 				"--torture.wait-time=" + this.settings.waitTime().toMillis() + "ms",
 				"--torture.seed=" + this.settings.seed(), "--torture.lock-mode=" + this.settings.lockMode(),
 				"--torture.fence-checked=" + this.settings.fenceChecked()));
+		if (this.settings.lockMode() == LockMode.LEADER) {
+			// The term's lease is the locks' one, so that every fault lasts as long against it; a yielded candidate
+			// stands again soon, so that terms change hands often.
+			arguments.addAll(List.of("--distlock.leader.lease=" + this.settings.lease().toMillis() + "ms",
+					"--distlock.leader.retry-pause=" + LEADER_RETRY_PAUSE.toMillis() + "ms"));
+		}
 		return track(WorkerJvm.start(name, this.dir.resolve("worker-" + name + ".out"), arguments));
 	}
 
@@ -237,6 +247,7 @@ public final class TortureRun {
 		properties.setProperty("session-timeout-millis", String.valueOf(this.settings.sessionTimeout().toMillis()));
 		properties.setProperty("longest-hold-millis", String.valueOf(this.settings.longestHold().toMillis()));
 		properties.setProperty("replicas-acked", String.valueOf(this.settings.replicasAcked()));
+		properties.setProperty("lock-name", this.settings.lockName());
 		properties.setProperty("replica-ack-timeout-millis", String.valueOf(TortureSettings.REPLICA_ACK_TIMEOUT.toMillis()));
 		properties.setProperty("load-start-nanos", String.valueOf(loadStart));
 		properties.setProperty("load-end-nanos", String.valueOf(loadEnd));

@@ -6,7 +6,10 @@ import java.util.Collections;
 import java.util.List;
 
 import io.github.distlock.etcd.EtcdLockEngine;
+import io.github.distlock.leader.LeaderElection;
+import io.github.distlock.torture.check.RunRecordsReader;
 import io.github.distlock.torture.worker.HoldTimes;
+import io.github.distlock.torture.worker.LeaderSection;
 import io.github.distlock.torture.worker.WorkerProperties.LockMode;
 
 /**
@@ -31,7 +34,7 @@ import io.github.distlock.torture.worker.WorkerProperties.LockMode;
  * @param tail fault-free time after the last slot
  * @param faults the faults, injected in a random order
  * @param seed seeds everything random in the run
- * @param lockMode the real annotation, or the broken lock of the negative control
+ * @param lockMode the real annotation, leader election, or the broken lock of the negative control
  * @param fenceChecked whether the fence checks tokens
  * @param store the lock store, so the engine under test
  * @param replicasAcked the workers' {@code distlock.redis.min-replicas-acked}: how many replicas must have a new lock
@@ -182,6 +185,23 @@ public record TortureSettings(String name, int workers, int threads, List<String
 
 	private static String runName(String length, StoreKind store) {
 		return (store == StoreKind.REDIS) ? length : length + "-" + store.name().toLowerCase().replace('_', '-');
+	}
+
+	/**
+	 * The same run on leader election: one thread per worker runs the leader's work ({@code @LeaderOnly}) when its
+	 * worker leads, one section per term, under the same faults. Each term is an acquisition of the election's lock
+	 * to the checker, whose rules then say what a leader needs: one leader at a time (no overlap unless the older was
+	 * told or fenced off), epochs that only grow (tokens), and a revoked leader's late writes refused (the fence).
+	 */
+	public TortureSettings asLeaderElection() {
+		return new TortureSettings(this.name + "-leader", this.workers, 1, List.of(LeaderSection.ELECTION),
+				this.lease, this.waitTime, this.commandTimeout, this.sessionTimeout, this.clean, this.spare, this.tail,
+				this.faults, this.seed, LockMode.LEADER, this.fenceChecked, this.store, this.replicasAcked);
+	}
+
+	/** The name of the workers' lock, as the store's keys carry it. */
+	public String lockName() {
+		return (this.lockMode == LockMode.LEADER) ? LeaderElection.LOCK_NAME : RunRecordsReader.LOCK_NAME;
 	}
 
 	/** The negative control: a broken lock and an unchecked fence, no faults; the checker must object. */

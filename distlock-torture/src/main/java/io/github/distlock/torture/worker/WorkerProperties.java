@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param lease the lease of every lock (also read by the annotation as {@code ${torture.lease}})
  * @param waitTime how long a call waits for a lock (also {@code ${torture.wait-time}})
  * @param seed seeds the threads' random keys, hold times and pauses
- * @param lockMode the real annotation, or the deliberately broken lock of the negative control
+ * @param lockMode the real annotation, leader election, or the deliberately broken lock of the negative control
  * @param fenceChecked whether the fence checks tokens (false only for the negative control)
  */
 @ConfigurationProperties("torture")
@@ -31,7 +31,13 @@ public record WorkerProperties(String worker, Path history, int fencePort, int t
 		ANNOTATION,
 
 		/** A plain GET-then-SET, not atomic: the negative control the checker must catch. */
-		BROKEN
+		BROKEN,
+
+		/**
+		 * {@code @LeaderOnly}: the section is the leader's work, run in a share of its term, which it then yields, so
+		 * that terms change hands as often as locks do and each term is one acquisition to the checker.
+		 */
+		LEADER
 
 	}
 

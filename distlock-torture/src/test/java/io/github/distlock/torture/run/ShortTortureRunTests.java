@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.github.distlock.torture.check.Acquisition;
 import io.github.distlock.torture.check.CheckReport;
 import io.github.distlock.torture.check.FaultRecord;
 import io.github.distlock.torture.check.RunRecords;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica, three sentinels): the same worker faults, the master stopped until the sentinels replaced it (it comes back
  * as a stale master until they reconfigure it), a forced failover, and the workers' connections killed. On a RedLock
  * (five independent masters): the same worker faults, two masters stopped past the lease, one killed and started
- * again empty, and the workers' connections killed on every master. Fails on any
+ * again empty, and the workers' connections killed on every master. Leader election on Redis, under Redis' faults:
+ * the workers' sections run as {@code @LeaderOnly} work, one term each. Fails on any
  * violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
  */
@@ -42,6 +44,25 @@ class ShortTortureRunTests {
 			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
 					"client_kill_normal", "client_kill_pubsub");
 		assertThat(records.lossReports()).as("locks lost to a stalled or restarted Redis, or a paused holder")
+			.isNotEmpty();
+	}
+
+	/**
+	 * Leader election under the same faults: one leader at a time, epochs that only grow, and every late write of a
+	 * revoked leader refused by the fence, checked by the same rules as the locks (each term is an acquisition).
+	 */
+	@Test
+	@Timeout(value = 4, unit = TimeUnit.MINUTES)
+	void onRedisOneLeaderAtATimeAndEveryRevokedLeaderIsToldOrFencedOff() throws Exception {
+		RunRecords records = runAndCheck(TortureSettings.shortRun(RunDirectories.seed(), StoreKind.REDIS)
+			.asLeaderElection());
+		assertThat(records.faults()).extracting(FaultRecord::kind)
+			.containsExactlyInAnyOrder("worker_pause", "worker_kill", "worker_starve", "redis_pause", "redis_restart",
+					"client_kill_normal", "client_kill_pubsub");
+		assertThat(records.acquisitions()).extracting(Acquisition::worker)
+			.as("terms held by more than one worker")
+			.containsAll(records.parameters().workers());
+		assertThat(records.lossReports()).as("terms lost to a stalled or restarted Redis, or a paused leader")
 			.isNotEmpty();
 	}
 
@@ -106,7 +127,10 @@ class ShortTortureRunTests {
 
 	/** One short run on the store, checked: no violation, and the load ran (the ensemble runs check theirs so too). */
 	static RunRecords runAndCheck(StoreKind store) throws Exception {
-		TortureSettings settings = TortureSettings.shortRun(RunDirectories.seed(), store);
+		return runAndCheck(TortureSettings.shortRun(RunDirectories.seed(), store));
+	}
+
+	private static RunRecords runAndCheck(TortureSettings settings) throws Exception {
 		Path dir = RunDirectories.forRun(settings.name());
 		CheckReport report = TortureRun.run(settings, dir);
 		System.out.println(report.render());
