@@ -213,4 +213,31 @@ class RedisLeaderElectionIntegrationTests {
 		}
 	}
 
+	/**
+	 * Redis holds every command for longer than the lease while the candidate's request is on its way: the grant
+	 * arrives with its lease already run out by the candidate's clock, so the store may have let another in. No term
+	 * starts (no grant is told, to be revoked at once); the loss is reported, and the candidate, standing again, is
+	 * granted a term of its own with a larger epoch. The torture run's leader mode met this on a Redis Cluster whose
+	 * master failed over while candidates waited.
+	 */
+	@Test
+	void aGrantThatArrivesAfterItsLeaseRanOutStartsNoTerm() throws Exception {
+		Duration lease = Duration.ofMillis(300);
+		LeaderElection a = candidate("a", LeastPrivilegeRedis.USER, lease);
+		Duration pause = lease.multipliedBy(3);
+		try (RespClient admin = redis.client()) {
+			admin.call("CLIENT", "PAUSE", String.valueOf(pause.toMillis()), "ALL");
+		}
+		a.start();
+		LostLock arrivedLost = this.lost.poll(30, TimeUnit.SECONDS);
+		assertThat(arrivedLost).as("the grant that came after its lease, reported lost").isNotNull();
+		Event granted = next();
+		assertThat(granted).as("the first event: a grant, not a revocation").hasToString("granted a");
+		assertThat(granted.epoch()).as("the term's epoch, after the lost grant's token")
+			.isGreaterThan(arrivedLost.token());
+		assertThat(a.isLeader()).isTrue();
+		assertThat(this.events.poll(lease.toMillis(), TimeUnit.MILLISECONDS)).as("events after the grant").isNull();
+		assertThat(this.lost).as("one loss").isEmpty();
+	}
+
 }

@@ -1,5 +1,7 @@
 package io.github.distlock.torture.worker;
 
+import java.util.function.LongConsumer;
+
 import io.github.distlock.LockContext;
 import io.github.distlock.leader.LeaderElections;
 import io.github.distlock.leader.LeaderOnly;
@@ -23,11 +25,16 @@ public class LeaderSection {
 		this.elections = elections;
 	}
 
-	/** Skipped, the section left untouched, when this worker does not lead. */
+	/**
+	 * Skipped, the section left untouched, when this worker does not lead.
+	 * @param working told the term's epoch before the section records that it holds the lock
+	 */
 	@LeaderOnly(ELECTION)
-	public void run(Section section) {
+	public void run(Section section, LongConsumer working) {
 		try {
-			this.body.run(section, LockContext.current().token());
+			long epoch = LockContext.current().token();
+			working.accept(epoch);
+			this.body.run(section, epoch);
 		}
 		finally {
 			// Revoked at once; the term's lock goes only when this share is back, after the method returns.

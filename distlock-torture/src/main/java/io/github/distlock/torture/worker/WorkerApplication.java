@@ -70,8 +70,9 @@ public class WorkerApplication {
 
 	@Bean
 	@ConditionalOnProperty(name = "torture.lock-mode", havingValue = "leader")
-	LeaderCall leaderCall(LeaderSection section, LeaderElections elections, WorkerProperties properties) {
-		return new LeaderCall(section, elections, properties.waitTime());
+	LeaderCall leaderCall(LeaderSection section, LeaderElections elections, WorkerHistory history,
+			WorkerProperties properties) {
+		return new LeaderCall(section, elections, history, properties.waitTime(), properties.lease());
 	}
 
 	@Bean

@@ -56,6 +56,19 @@ public final class WorkerHistory implements AutoCloseable {
 		write(call("lost_on_arrival", section).with("token", token).with("reason", reason));
 	}
 
+	/**
+	 * A leader's term lost before any section ran in it (in the leader mode), as a grant lost on arrival: its lock
+	 * was held from the start time on, with nothing done under it.
+	 */
+	void termLostUnused(long call, long startNanos, LostLock lost) {
+		write(line("lost_on_arrival").with("thread", Thread.currentThread().getName())
+			.with("call", call)
+			.with("key", lost.key())
+			.with("start", startNanos)
+			.with("token", lost.token())
+			.with("reason", lost.reason()));
+	}
+
 	void failed(Section section, Throwable failure) {
 		HistoryLine line = section.acquired() ? ended("failed", section) : call("failed", section);
 		write(line.with("error", failure.getClass().getSimpleName()));
