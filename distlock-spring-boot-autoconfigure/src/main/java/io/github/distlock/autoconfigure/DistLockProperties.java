@@ -35,7 +35,7 @@ public class DistLockProperties {
 	private @Nullable String keyPrefix;
 
 	/**
-	 * Default lease: the lock's time to live in Redis, renewed while the method runs.
+	 * Default lease: how long the store keeps a lock whose holder stops renewing it; renewed while the method runs.
 	 */
 	private Duration lease = Duration.ofSeconds(30);
 

@@ -27,6 +27,7 @@ import io.github.distlock.actuate.DistLockHealthIndicator;
 import io.github.distlock.actuate.DistLockMeterBinder;
 import io.github.distlock.engine.LockHandle;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.fixtures.StallMeter;
 import io.github.distlock.fixtures.redis.RedisExtension;
 import io.github.distlock.fixtures.redis.RedisProcess;
 import io.github.distlock.fixtures.redis.RedisServers;
@@ -57,8 +58,8 @@ class RedisRefusalIntegrationTests {
 
 	@AfterEach
 	void restore() {
+		allowEverything();
 		try (RespClient admin = redis.client()) {
-			admin.call("ACL", "SETUSER", "default", "on", "nopass", "~*", "&*", "+@all");
 			admin.call("CONFIG", "SET", "maxmemory", "0");
 			admin.call("DEL", "distlock:{refused:typed}");
 		}
@@ -76,6 +77,10 @@ class RedisRefusalIntegrationTests {
 
 	private static LockRequest request(String key, Duration lease) {
 		return new LockRequest("refused", key, lease, WAIT, true, null);
+	}
+
+	private static void allowEverything() {
+		acl("on", "nopass", "~*", "&*", "+@all");
 	}
 
 	private static void acl(String... rules) {
@@ -167,20 +172,47 @@ class RedisRefusalIntegrationTests {
 		}
 	}
 
+	/**
+	 * The refusal must be heard before the lease runs out, or the holder's clock rightly reports the lock unreachable
+	 * first: the first renewal falls due a third of the lease after the grant, and is refused at once, leaving two
+	 * thirds for its answer. A JVM that did not run for a third of the lease meanwhile (measured, not guessed: a CI
+	 * build at the lowest priority beside the torture runs stalled for over a second) may not have heard it, and that
+	 * try says nothing; it is tried again, and a test that can never tell fails saying so.
+	 */
 	@Test
 	void aRenewalRefusedUntilTheLeaseEndsIsALossByRefusalNotByOutage(CapturedOutput output)
 			throws InterruptedException {
-		RedisLockEngine engine = engine(redis.url());
-		// The refusal must be heard before the lease runs out, or the holder's clock reports the lock unreachable
-		// first: a 600 ms lease left too little after the ACL change on a machine at load 12 (a JDK 25 build beside two
-		// torture runs), where the stalls the torture workers saw reached 550 ms. Two seconds leave three times that.
-		LockHandle handle = engine.acquire(request("renewed", Duration.ofSeconds(2)));
-		acl("-evalsha", "-eval");
-		LostLock loss = this.lost.poll(10, TimeUnit.SECONDS);
-		assertThat(loss).isNotNull();
-		assertThat(loss.reason()).isEqualTo(LostLock.Reason.STORE_REFUSED);
-		assertThat(handle.lossReason()).isEqualTo(LostLock.Reason.STORE_REFUSED);
-		assertThat(output.getOut()).containsOnlyOnce("Redis refused to renew 1 held lock(s): NOPERM");
+		Duration lease = Duration.ofSeconds(2);
+		List<Duration> stalls = new ArrayList<>();
+		for (int attempt = 1; attempt <= 3; attempt++) {
+			RedisLockEngine engine = engine(redis.url());
+			int logged = output.getOut().length();
+			LostLock loss;
+			LockHandle handle;
+			try (StallMeter meter = StallMeter.start()) {
+				handle = engine.acquire(request("renewed-" + attempt, lease));
+				acl("-evalsha", "-eval");
+				loss = this.lost.poll(10, TimeUnit.SECONDS);
+				stalls.add(meter.total());
+			}
+			assertThat(loss).isNotNull();
+			assertThat(loss.key()).isEqualTo("renewed-" + attempt);
+			if (loss.reason() == LostLock.Reason.STORE_REFUSED) {
+				assertThat(handle.lossReason()).isEqualTo(LostLock.Reason.STORE_REFUSED);
+				assertThat(output.getOut().substring(logged)).as("said once, not at each refused renewal")
+					.containsOnlyOnce("Redis refused to renew 1 held lock(s): NOPERM");
+				return;
+			}
+			assertThat(stalls.get(stalls.size() - 1)).as("reported %s although this JVM stalled for only %s",
+					loss.reason(), stalls.get(stalls.size() - 1))
+				.isGreaterThanOrEqualTo(lease.dividedBy(3));
+			// Closed before the next try, so that nothing it still says lands in that try's output.
+			this.engines.remove(engine);
+			engine.close();
+			allowEverything();
+		}
+		throw new AssertionError("This JVM stalled for a third of the lease or more in every try (" + stalls
+				+ "): the machine is too busy for this test to tell a refusal from an outage");
 	}
 
 	@Test
