@@ -31,7 +31,8 @@ public final class LoadLoop {
 		this.properties = properties;
 		this.lockedCall = lockedCall;
 		this.history = history;
-		this.holdTimes = new HoldTimes(properties.lease());
+		this.holdTimes = (properties.lockMode() == WorkerProperties.LockMode.LEADER)
+				? HoldTimes.forLeader(properties.lease()) : HoldTimes.forLocks(properties.lease());
 	}
 
 	/**
