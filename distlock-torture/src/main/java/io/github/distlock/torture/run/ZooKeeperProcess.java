@@ -111,7 +111,10 @@ final class ZooKeeperProcess implements AutoCloseable {
 		Files.writeString(config, String.join("\n", "tickTime=" + tick.toMillis(), "dataDir=" + data,
 				"clientPortAddress=127.0.0.1", "clientPort=" + port,
 				// Every worker connects from the same address: no limit per address (the default is 60).
-				"maxClientCnxns=0", ""), StandardCharsets.UTF_8);
+				"maxClientCnxns=0",
+				// Clients ask for their session timeout (the workers for the run's); a ceiling above the default 20
+				// ticks lets a test's client ask for one that outlasts a restart on a busy machine.
+				"maxSessionTimeout=60000", ""), StandardCharsets.UTF_8);
 		ZooKeeperProcess server = new ZooKeeperProcess(STANDALONE_MAIN, STANDALONE_MODES, port, config,
 				directory.resolve("zookeeper.log"));
 		try {

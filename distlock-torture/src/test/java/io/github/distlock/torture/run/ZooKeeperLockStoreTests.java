@@ -35,15 +35,18 @@ class ZooKeeperLockStoreTests {
 	 * its transaction log and gives it its full timeout again, however long the restart took. (Curator, as the
 	 * workers use it, ends a session of its own accord once it has been disconnected for the session timeout, so a
 	 * worker keeps its session only across a restart shorter than that; that is the fault's business, not the
-	 * server's.)
+	 * server's.) The server restores each session with its full timeout from the moment it has loaded its data, so the
+	 * client must be back within that: 30 s here. With the workers' 4 s, a restart in a parallel build (two modules'
+	 * tests at once) once took longer, and the session expired.
 	 */
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void aRestartOnItsDataKeepsSessionsNodesAndTheGrowthOfTransactionIds() throws Exception {
 		BlockingQueue<WatchedEvent> events = new LinkedBlockingQueue<>();
 		try (ZooKeeperLockStore store = new ZooKeeperLockStore(this.dir);
-				ZooKeeper client = new ZooKeeper(store.connectString(), 4000, events::add)) {
+				ZooKeeper client = new ZooKeeper(store.connectString(), 30_000, events::add)) {
 			awaitConnected(events);
+			assertThat(client.getSessionTimeout()).as("the session timeout the server granted").isEqualTo(30_000);
 			client.create(ZooKeeperLockStore.ROOT, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
 			client.create(ZooKeeperLockStore.ROOT + "/torture", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
 					CreateMode.PERSISTENT);
