@@ -38,6 +38,7 @@ import io.github.distlock.LockLostListener;
 import io.github.distlock.LockSpec;
 import io.github.distlock.LostLock;
 import io.github.distlock.OnLost;
+import io.github.distlock.fixtures.StallMeter;
 import io.github.distlock.fixtures.redis.RedisExtension;
 import io.github.distlock.fixtures.redis.RespClient;
 
@@ -286,21 +287,34 @@ class DistributedLockTemplateIntegrationTests {
 		}));
 	}
 
+	/**
+	 * The deleted lock is found at the next renewal, a third of the lease in: NOT_OWNED. Only a JVM that did not run
+	 * for the rest of the lease meanwhile (measured) may have its lease run out by its own clock first, and then
+	 * STORE_UNREACHABLE is the right report; CI once saw it in a build starved at the lowest priority.
+	 */
 	@Test
 	void aLockLostWhileTheWorkRunsEndsTheCallWithLockLostException() {
+		Duration lease = Duration.ofMillis(600);
 		this.runner.run((context) -> {
 			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
-			assertThatExceptionOfType(LockLostException.class)
-				.isThrownBy(() -> template.execute(orders().withLease(Duration.ofMillis(600)), (lock) -> {
-					deleteLock();
-					awaitLoss();
-					return "done";
-				}))
-				.satisfies((ex) -> {
-					assertThat(ex.getLockName()).isEqualTo("orders");
-					assertThat(ex.getLockKey()).isEqualTo("1");
-					assertThat(ex.getReason()).isEqualTo(LostLock.Reason.NOT_OWNED);
-				});
+			try (StallMeter stalls = StallMeter.start()) {
+				assertThatExceptionOfType(LockLostException.class)
+					.isThrownBy(() -> template.execute(orders().withLease(lease), (lock) -> {
+						deleteLock();
+						awaitLoss();
+						return "done";
+					}))
+					.satisfies((ex) -> {
+						assertThat(ex.getLockName()).isEqualTo("orders");
+						assertThat(ex.getLockKey()).isEqualTo("1");
+						if (ex.getReason() != LostLock.Reason.NOT_OWNED) {
+							assertThat(ex.getReason()).isEqualTo(LostLock.Reason.STORE_UNREACHABLE);
+							assertThat(stalls.total()).as("reported %s, yet this JVM stalled for only %s",
+									ex.getReason(), stalls.total())
+								.isGreaterThanOrEqualTo(lease.minus(lease.dividedBy(3)));
+						}
+					});
+			}
 			String ignored = template.execute(
 					orders().withLease(Duration.ofMillis(600)).withOnLost(OnLost.IGNORE),
 					(lock) -> {
