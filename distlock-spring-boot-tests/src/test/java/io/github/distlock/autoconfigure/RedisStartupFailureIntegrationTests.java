@@ -223,7 +223,8 @@ class RedisStartupFailureIntegrationTests {
 	 * timeout; one that tried again would take at least another connect timeout, which is the margin the bound
 	 * leaves for the diagnosis that follows the failure (a probe of the port, each step of it bounded by the connect
 	 * timeout too). The time this JVM was measured not to run meanwhile is added: at the lowest priority beside a
-	 * torture run, a failure that tried once took 4.65 s against 4.44 s, stalled, not slow.
+	 * torture run, a failure that tried once took 4.65 s against 4.44 s (most likely starved; nothing measured the
+	 * stall then).
 	 */
 	private Failure start(String... properties) {
 		long start = System.nanoTime();

@@ -175,9 +175,9 @@ class RedisRefusalIntegrationTests {
 	/**
 	 * The refusal must be heard before the lease runs out, or the holder's clock rightly reports the lock unreachable
 	 * first: the first renewal falls due a third of the lease after the grant, and is refused at once, leaving two
-	 * thirds for its answer. A JVM that did not run for a third of the lease meanwhile (measured, not guessed: a CI
-	 * build at the lowest priority beside the torture runs stalled for over a second) may not have heard it, and that
-	 * try says nothing; it is tried again, and a test that can never tell fails saying so.
+	 * thirds for its answer. A JVM that did not run for a third of the lease meanwhile (measured by a StallMeter; a CI
+	 * build at the lowest priority beside the torture runs once reported an outage here, most likely so starved) may
+	 * not have heard it, and that try says nothing; it is tried again, and a test that can never tell fails saying so.
 	 */
 	@Test
 	void aRenewalRefusedUntilTheLeaseEndsIsALossByRefusalNotByOutage(CapturedOutput output)
