@@ -5,6 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,7 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the workers' sections run as {@code @LeaderOnly} work, one term each. Fails on any
  * violation the checker finds; the report is
  * printed either way, and the records stay in {@code target/torture}. Repeat a run with {@code -Dtorture.seed=N}.
+ * <p>
+ * Two runs go at a time (the module's JUnit pool has two threads): each has its own servers, ports, database and
+ * directory, and a run's workers and store use about a third of one core, so a run's neighbour leaves it the CPU it
+ * needs. Each run's checker still sees every stall its workers measure, so a neighbour that starved a worker could
+ * not hide a loss: it would show as a loss the checker cannot justify, a failure.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ShortTortureRunTests {
 
 	@Test
