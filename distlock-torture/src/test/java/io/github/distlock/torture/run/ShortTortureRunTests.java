@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * Two runs go at a time (the module's JUnit pool has two threads): each has its own servers, ports, database and
  * directory, and a run's workers and store use about a third of one core, so a run's neighbour leaves it the CPU it
- * needs. Each run's checker still sees every stall its workers measure, so a neighbour that starved a worker could
- * not hide a loss: it would show as a loss the checker cannot justify, a failure.
+ * needs. A neighbour cannot make a run pass that should fail: the checker excuses a loss only by a fault of its own
+ * run or by a stall the worker itself measured, and anything else fails the run.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class ShortTortureRunTests {
