@@ -288,6 +288,7 @@ public final class LockExecution {
 	}
 
 	private LockHandle acquireObserved(LockRequest request) {
+		CallWait wait = CallWait.start();
 		Observation observation = this.observations.startAcquire(request.name());
 		try {
 			LockHandle handle = PreparedHandles.take(this, request);
@@ -300,13 +301,14 @@ public final class LockExecution {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			LockAcquisitionException failure = new LockAcquisitionException(request.name(), request.key(),
-					request.waitTime(), ex);
+					wait.waited(), ex);
 			LockObservations.notAcquired(observation, failure);
 			throw failure;
 		}
 		catch (LockAcquisitionException ex) {
-			LockObservations.notAcquired(observation, ex);
-			throw ex;
+			LockAcquisitionException failure = wait.report(ex);
+			LockObservations.notAcquired(observation, failure);
+			throw failure;
 		}
 		catch (RuntimeException ex) {
 			observation.error(ex).stop();

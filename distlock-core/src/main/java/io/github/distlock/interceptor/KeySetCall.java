@@ -6,8 +6,10 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.LockAcquisitionException;
 import io.github.distlock.engine.LockEngine;
 import io.github.distlock.engine.LockRequest;
+import io.github.distlock.execution.CallWait;
 import io.github.distlock.execution.LockExecution;
 import io.github.distlock.execution.PreparedHandles;
 
@@ -15,8 +17,9 @@ import io.github.distlock.execution.PreparedHandles;
  * Runs a call under every lock of a set of keys: all of them or none. The keys come in the one order every caller
  * uses ({@link LockKeyEvaluator#keys}), so calls naming the same keys in different orders cannot deadlock; each is
  * acquired inside the one before, with what is left of the call's wait, so the wait bounds the whole set. A key that
- * cannot be had unwinds the ones already held, releasing them, before the exception reaches the caller; a key lost
- * while the call runs fails the call as a single lost lock does.
+ * cannot be had unwinds the ones already held, releasing them, before the exception reaches the caller, reporting
+ * the whole call's wait (not only what was left of it for that key); a key lost while the call runs fails the call as
+ * a single lost lock does.
  * <p>
  * When every key is free, an engine that can takes them all in one step ({@link LockEngine#tryAcquireAll}), and each
  * key's call enters its lock from there; otherwise one acquisition per key, in order, which every engine can do. For
@@ -31,7 +34,12 @@ final class KeySetCall {
 
 	private final List<String> keys;
 
+	private final CallWait callWait = CallWait.start();
+
 	private final long deadlineNanos;
+
+	/** Whether the method itself has been called: a failure to acquire from then on is the method's own. */
+	private boolean proceeded;
 
 	private KeySetCall(LockExecution execution, LockOperation operation, List<String> keys) {
 		this.execution = execution;
@@ -45,14 +53,16 @@ final class KeySetCall {
 			LockAspectSupport.Invocation invocation) throws Throwable {
 		KeySetCall call = new KeySetCall(execution, operation, keys);
 		PreparedHandles together = call.acquireTogether();
-		if (together == null) {
-			return call.from(0, invocation);
-		}
 		try {
 			return call.from(0, invocation);
 		}
+		catch (LockAcquisitionException ex) {
+			throw call.proceeded ? ex : call.callWait.report(ex);
+		}
 		finally {
-			execution.releaseUnused(together);
+			if (together != null) {
+				execution.releaseUnused(together);
+			}
 		}
 	}
 
@@ -74,6 +84,7 @@ final class KeySetCall {
 
 	private @Nullable Object from(int index, LockAspectSupport.Invocation invocation) throws Throwable {
 		if (index == this.keys.size()) {
+			this.proceeded = true;
 			return invocation.proceed();
 		}
 		Duration wait = Duration.ofNanos(Math.max(0, this.deadlineNanos - System.nanoTime()));
