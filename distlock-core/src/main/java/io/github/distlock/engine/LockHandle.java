@@ -49,6 +49,25 @@ public interface LockHandle {
 	LostLock.@Nullable Reason lossReason();
 
 	/**
+	 * Lets go of this lock if it is lost, quietly: a grant can arrive lost (its lease ran out by the holder's clock
+	 * while the request was on its way), and then nothing may start under it.
+	 * @return whether it was lost, so let go of
+	 */
+	default boolean releaseIfLost() {
+		if (!isLost()) {
+			return false;
+		}
+		try {
+			release();
+		}
+		catch (RuntimeException ex) {
+			// A lost lock is let go of without a round trip on every leased engine; if one did try and failed, the
+			// lease frees the lock, and the loss has been reported already.
+		}
+		return true;
+	}
+
+	/**
 	 * Asks the store whether this holder still owns the lock (one round trip). A lock found not owned becomes lost
 	 * and is reported. When the store cannot be reached the answer is whether the lease is known to be alive.
 	 */

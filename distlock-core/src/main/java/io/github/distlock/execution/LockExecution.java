@@ -322,17 +322,9 @@ public final class LockExecution {
 	 * so the work must not start; the loss was reported when {@link LockHandle#isLost()} noticed it.
 	 */
 	private static void refuseIfArrivedLost(LockHandle handle, OnLost onLost) {
-		if (onLost == OnLost.IGNORE || !handle.isLost()) {
-			return;
+		if (onLost != OnLost.IGNORE && handle.releaseIfLost()) {
+			throw lostException(handle);
 		}
-		try {
-			handle.release();
-		}
-		catch (RuntimeException ex) {
-			// A lost lock is let go of without a round trip on every leased engine; if one did try and failed, the
-			// lease frees the lock, and the caller hears of the loss, which is what matters.
-		}
-		throw lostException(handle);
 	}
 
 	/** The exception for a lock found lost (and lost for good: its loss reason never goes back to null). */

@@ -1,15 +1,12 @@
 package io.github.distlock.interceptor;
 
 import java.lang.reflect.Method;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -26,11 +23,9 @@ import io.github.distlock.leader.LeaderOnly;
  */
 public class LeaderOnlySource {
 
-	private static final Optional<LeaderOnlyOperation> NONE = Optional.empty();
-
 	private static final String ANNOTATION = "@LeaderOnly";
 
-	private final Map<MethodClassKey, Optional<LeaderOnlyOperation>> cache = new ConcurrentHashMap<>(64);
+	private final DeclarationCache<LeaderOnlyOperation> declarations = new DeclarationCache<>(this::parse);
 
 	private final OnLost defaultOnLost;
 
@@ -50,19 +45,13 @@ public class LeaderOnlySource {
 	 * @throws LockDefinitionException if the declaration cannot work
 	 */
 	public @Nullable LeaderOnlyOperation getOperation(Method method, @Nullable Class<?> targetClass) {
-		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
-		Optional<LeaderOnlyOperation> cached = this.cache.get(cacheKey);
-		if (cached == null) {
-			cached = Optional.ofNullable(parse(method, targetClass));
-			this.cache.put(cacheKey, cached.isPresent() ? cached : NONE);
-		}
-		return cached.orElse(null);
+		return this.declarations.get(method, targetClass);
 	}
 
 	/** The elections named by the declarations parsed so far: at the end of start-up, those of every bean created. */
 	public Set<String> elections() {
 		Set<String> names = new TreeSet<>();
-		this.cache.values().forEach((operation) -> operation.ifPresent((found) -> names.add(found.election())));
+		this.declarations.declarations().forEach((operation) -> names.add(operation.election()));
 		return names;
 	}
 

@@ -5,19 +5,15 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.KotlinDetector;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
@@ -51,9 +47,6 @@ import io.github.distlock.execution.LockDefaults;
  */
 public class LockOperationSource {
 
-	private static final Optional<LockOperation> NOT_LOCKED = Optional.empty();
-
-	/** Redis keeps a lease in whole milliseconds, so a shorter one would be no lease at all. */
 	private static final String PUBLISHER = "org.reactivestreams.Publisher";
 
 	private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
@@ -61,7 +54,7 @@ public class LockOperationSource {
 	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			LockOperationSource.class.getClassLoader());
 
-	private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
+	private final DeclarationCache<LockOperation> declarations = new DeclarationCache<>(this::parse);
 
 	private final ExpressionParser parser = new SpelExpressionParser(
 			new SpelParserConfiguration(SpelCompilerMode.MIXED, LockOperationSource.class.getClassLoader()));
@@ -101,18 +94,12 @@ public class LockOperationSource {
 	 * @throws LockDefinitionException if the declaration is invalid
 	 */
 	public @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
-		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
-		Optional<LockOperation> cached = this.cache.get(cacheKey);
-		if (cached == null) {
-			cached = Optional.ofNullable(parse(method, targetClass));
-			this.cache.put(cacheKey, cached.isPresent() ? cached : NOT_LOCKED);
-		}
-		return cached.orElse(null);
+		return this.declarations.get(method, targetClass);
 	}
 
 	/** Every lock declaration parsed so far: at the end of start-up, those of every bean created. */
 	public List<LockOperation> parsedOperations() {
-		return this.cache.values().stream().flatMap(Optional::stream).toList();
+		return this.declarations.declarations();
 	}
 
 	private @Nullable LockOperation parse(Method method, @Nullable Class<?> targetClass) {

@@ -215,31 +215,16 @@ public final class LeaderElection implements AutoCloseable {
 				continue;
 			}
 			this.lastFailure = null;
-			if (arrivedLost(handle)) {
+			if (handle.releaseIfLost()) {
+				// Arrived after its lease ran out by this instance's clock (the store stalled, or failed over, while
+				// the request was on its way): the store may already have let another candidate in, so it starts no
+				// term, and no grant is told that a revocation would follow at once. The engine has reported the
+				// loss; the candidate stands again.
 				continue;
 			}
 			serve(new LeaderTerm(this.election, handle, new Leadership(this.election, handle.token(), Instant.now()),
 					this.listener, () -> this.running));
 		}
-	}
-
-	/**
-	 * A grant can arrive after its lease ran out by this instance's clock (the store stalled, or failed over, while
-	 * the request was on its way): the store may already have let another candidate in, so it starts no term, and no
-	 * grant is told that a revocation would follow at once. The engine has reported the loss; the candidate stands
-	 * again.
-	 */
-	private static boolean arrivedLost(LockHandle handle) {
-		if (!handle.isLost()) {
-			return false;
-		}
-		try {
-			handle.release();
-		}
-		catch (RuntimeException ex) {
-			// A lost lock is let go of without a round trip; if an engine tried and failed, the lease frees it.
-		}
-		return true;
 	}
 
 	/** Holds one term until it ends; a yielded one is followed by the retry pause. */
