@@ -14,17 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.distlock.fixtures.redis.RedisExtension;
 import io.github.distlock.sample.ShopClient.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,9 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "spring.datasource.url=jdbc:h2:mem:grafana-dashboard-tests;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000")
-// The Redis server belongs to this class: its context must not be reused by another after the server is gone.
-@DirtiesContext
-class GrafanaDashboardTests {
+class GrafanaDashboardTests extends OnRedisOfItsOwn {
 
 	static final Path DASHBOARD = Path.of("..", "docs", "grafana", "distlock-dashboard.json");
 
@@ -57,18 +49,6 @@ class GrafanaDashboardTests {
 	private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\(\\s*(\\w+)\\s*,\\s*(\\w+)\\s*\\)");
 
 	private static final Pattern SAMPLE_LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"(?:[^\"\\\\]|\\\\.)*\"");
-
-	@RegisterExtension
-	static final RedisExtension redis = RedisExtension.anyServer();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void everySeriesAndLabelTheDashboardAsksForIsScraped() throws IOException {

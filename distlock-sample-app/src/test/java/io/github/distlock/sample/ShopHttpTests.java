@@ -12,21 +12,15 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.distlock.sample.ShopClient.Reply;
 import io.github.distlock.sample.shop.Orders;
 import io.github.distlock.sample.shop.Products;
-import io.github.distlock.fixtures.redis.RedisExtension;
 import io.github.distlock.fixtures.redis.RespClient;
 import io.github.distlock.testing.redis.EmbeddedRedisServer;
 
@@ -38,25 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:shop-http-tests;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.shop.lock-wait=1s" })
-// The Redis server belongs to this class: its context must not be reused by another after the server is gone.
-@DirtiesContext
-class ShopHttpTests {
+class ShopHttpTests extends OnRedisOfItsOwn {
 
 	private static final String SNEAKER = "limited-sneaker";
 
 	private static final String TICKET = "concert-ticket";
-
-	@RegisterExtension
-	static final RedisExtension redis = RedisExtension.anyServer();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private Products products;
