@@ -21,7 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A key set that cannot be had reports the whole call's wait, on each engine: the call waits half its second for
  * "a", gets it, then waits what is left for "b" and gives up; the failure its fallback gets says it waited the whole
  * second (it used to report only what was left for "b": "within 206 ms" of a call that had waited 1,009). Two
- * application contexts, each an instance with an engine of its own, on the subclass's real store.
+ * application contexts, each an instance with an engine of its own, on the subclass's real store: the JDBC,
+ * ZooKeeper and etcd engines' application tests nest one ({@code KeySetWait}) on the server they start; on Redis,
+ * {@link RedisKeySetWaitTests} (a Redis extension registered on an enclosing class would start again for a nested
+ * one).
  */
 abstract class AbstractKeySetWaitTests {
 

@@ -19,6 +19,7 @@ import io.etcd.jetcd.auth.Permission;
 import io.etcd.jetcd.options.GetOption;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -228,6 +229,17 @@ class EtcdLockEngineAutoConfigurationTests {
 			inside.countDown();
 			assertThat(leave.await(10, TimeUnit.SECONDS)).isTrue();
 			return LockContext.current().token();
+		}
+
+	}
+
+	/** {@link AbstractKeySetWaitTests} on this class's etcd, as the user allowed to lock. */
+	@Nested
+	class KeySetWait extends AbstractKeySetWaitTests {
+
+		@Override
+		ApplicationContextRunner runner() {
+			return EtcdLockEngineAutoConfigurationTests.this.etcdOnly.withPropertyValues(as("locker", PASSWORD));
 		}
 
 	}

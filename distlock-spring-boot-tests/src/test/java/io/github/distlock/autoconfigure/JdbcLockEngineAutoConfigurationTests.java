@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -220,6 +221,17 @@ class JdbcLockEngineAutoConfigurationTests {
 		@DistributedLock(name = "orders", key = "'tx'", waitTime = "0s")
 		public void inTransaction(Runnable inside) {
 			inside.run();
+		}
+
+	}
+
+	/** {@link AbstractKeySetWaitTests} on this class's database. */
+	@Nested
+	class KeySetWait extends AbstractKeySetWaitTests {
+
+		@Override
+		ApplicationContextRunner runner() {
+			return JdbcLockEngineAutoConfigurationTests.this.jdbcOnly.withPropertyValues("distlock.jdbc.initialize-schema=true");
 		}
 
 	}

@@ -21,6 +21,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -244,6 +245,18 @@ class ZooKeeperLockEngineAutoConfigurationTests {
 		@DistributedLock(name = "catalog", key = "#id", mode = LockMode.READ)
 		public List<String> read(String id) {
 			return List.of(id);
+		}
+
+	}
+
+	/** {@link AbstractKeySetWaitTests} on this class's server. */
+	@Nested
+	class KeySetWait extends AbstractKeySetWaitTests {
+
+		@Override
+		ApplicationContextRunner runner() {
+			return ZooKeeperLockEngineAutoConfigurationTests.this.zooKeeperOnly
+				.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString());
 		}
 
 	}
