@@ -9,28 +9,26 @@ import io.github.distlock.LockAcquisitionException;
  * measures its own wait, which is not the caller's: a key set waits for each of its keys in turn, each with what the
  * others left of the call's wait, and an engine that fails after the grant (a replica acknowledgement that never
  * came) has no wait of its own to report. The caller, its fallback and its failure handler are promised the whole
- * call's.
+ * call's. Static, on a start read from {@link System#nanoTime()}: every locked call measures, so nothing is
+ * allocated unless the call fails.
  */
 public final class CallWait {
 
-	private final long startNanos = System.nanoTime();
-
-	/** Starts measuring a call's wait. */
-	public static CallWait start() {
-		return new CallWait();
+	private CallWait() {
 	}
 
-	/** How long the call has waited so far. */
-	public Duration waited() {
-		return Duration.ofNanos(System.nanoTime() - this.startNanos);
+	/** How long a call that began at {@code startNanos} has waited so far. */
+	public static Duration since(long startNanos) {
+		return Duration.ofNanos(System.nanoTime() - startNanos);
 	}
 
 	/**
-	 * The failure, reporting the whole call's wait: the same exception when it already does (to the millisecond, the
-	 * resolution of its message), else a copy (lock, key and cause the same, the stack trace of the original).
+	 * The failure of a call that began at {@code startNanos}, reporting the whole call's wait: the same exception when
+	 * it already does (to the millisecond, the resolution of its message), else a copy (lock, key and cause the same,
+	 * the stack trace of the original).
 	 */
-	public LockAcquisitionException report(LockAcquisitionException failure) {
-		Duration waited = waited();
+	public static LockAcquisitionException report(LockAcquisitionException failure, long startNanos) {
+		Duration waited = since(startNanos);
 		if (failure.getWaited().toMillis() == waited.toMillis()) {
 			return failure;
 		}

@@ -288,7 +288,7 @@ public final class LockExecution {
 	}
 
 	private LockHandle acquireObserved(LockRequest request) {
-		CallWait wait = CallWait.start();
+		long start = System.nanoTime();
 		Observation observation = this.observations.startAcquire(request.name());
 		try {
 			LockHandle handle = PreparedHandles.take(this, request);
@@ -301,12 +301,12 @@ public final class LockExecution {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			LockAcquisitionException failure = new LockAcquisitionException(request.name(), request.key(),
-					wait.waited(), ex);
+					CallWait.since(start), ex);
 			LockObservations.notAcquired(observation, failure);
 			throw failure;
 		}
 		catch (LockAcquisitionException ex) {
-			LockAcquisitionException failure = wait.report(ex);
+			LockAcquisitionException failure = CallWait.report(ex, start);
 			LockObservations.notAcquired(observation, failure);
 			throw failure;
 		}

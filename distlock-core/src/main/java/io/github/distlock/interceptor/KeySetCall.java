@@ -34,9 +34,7 @@ final class KeySetCall {
 
 	private final List<String> keys;
 
-	private final CallWait callWait = CallWait.start();
-
-	private final long deadlineNanos;
+	private final long startNanos = System.nanoTime();
 
 	/** Whether the method itself has been called: a failure to acquire from then on is the method's own. */
 	private boolean proceeded;
@@ -45,7 +43,6 @@ final class KeySetCall {
 		this.execution = execution;
 		this.operation = operation;
 		this.keys = keys;
-		this.deadlineNanos = System.nanoTime() + operation.waitTime().toNanos();
 	}
 
 	/** Runs the call under every key's lock; what the call returned. */
@@ -57,7 +54,7 @@ final class KeySetCall {
 			return call.from(0, invocation);
 		}
 		catch (LockAcquisitionException ex) {
-			throw call.proceeded ? ex : call.callWait.report(ex);
+			throw call.proceeded ? ex : CallWait.report(ex, call.startNanos);
 		}
 		finally {
 			if (together != null) {
@@ -87,7 +84,8 @@ final class KeySetCall {
 			this.proceeded = true;
 			return invocation.proceed();
 		}
-		Duration wait = Duration.ofNanos(Math.max(0, this.deadlineNanos - System.nanoTime()));
+		long left = this.operation.waitTime().toNanos() - (System.nanoTime() - this.startNanos);
+		Duration wait = Duration.ofNanos(Math.max(0, left));
 		LockRequest request = this.operation.request(this.keys.get(index), wait);
 		// Each key's lock is held the way the method's return type holds one: until it returns, or until the stage
 		// it returns completes; so the inner keys' stage is the outer key's work.
