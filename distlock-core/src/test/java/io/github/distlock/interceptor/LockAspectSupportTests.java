@@ -36,6 +36,9 @@ class LockAspectSupportTests {
 
 	private boolean refuse;
 
+	/** Whether the engine's wait is interrupted at once. */
+	private boolean interrupted;
+
 	/** What a refused acquisition gives as its cause: null for a busy lock, else an outage or an interruption. */
 	private Throwable refusalCause;
 
@@ -120,6 +123,36 @@ class LockAspectSupportTests {
 		assertThat(this.recoveries).isEmpty();
 	}
 
+	/**
+	 * The wait a failure reports is the call's, measured where it began: this engine claims the whole 30 s wait time
+	 * at once (as an engine that fails after the grant has no wait of its own to give), and an interrupted wait used
+	 * to claim the whole wait time too.
+	 */
+	@Test
+	void aFailureReportsHowLongTheCallWaitedNotWhatTheEngineClaims() {
+		this.refuse = true;
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> call(this.support, "payWithin30s", "42"))
+			.satisfies((ex) -> assertThat(ex.getWaited()).isLessThanOrEqualTo(Duration.ofNanos(System.nanoTime() - start)))
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains("within " + ex.getWaited().toMillis() + " ms"));
+
+		this.refuse = false;
+		this.interrupted = true;
+		long interruptedAt = System.nanoTime();
+		try {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> call(this.support, "payWithin30s", "42"))
+				.withCauseInstanceOf(InterruptedException.class)
+				.satisfies((ex) -> assertThat(ex.getWaited())
+					.isLessThanOrEqualTo(Duration.ofNanos(System.nanoTime() - interruptedAt)));
+			assertThat(Thread.currentThread().isInterrupted()).as("the interruption kept").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
 	@Test
 	void withoutHandlerABusyLockWithoutFallbackIsThrown() {
 		this.refuse = true;
@@ -145,6 +178,11 @@ class LockAspectSupportTests {
 		return "later " + id;
 	}
 
+	@DistributedLock(key = "#id", waitTime = "30s")
+	public String payWithin30s(String id) {
+		return "paid " + id;
+	}
+
 	@DistributedLock(key = "#id")
 	public String payOrHandle(String id) {
 		return "paid " + id;
@@ -154,7 +192,10 @@ class LockAspectSupportTests {
 		return this.support.invoke(this.pay, this, new Object[] { key }, LockAspectSupportTests.class, body);
 	}
 
-	private LockHandle acquire(LockRequest request) {
+	private LockHandle acquire(LockRequest request) throws InterruptedException {
+		if (this.interrupted) {
+			throw new InterruptedException();
+		}
 		if (this.refuse) {
 			throw new LockAcquisitionException(request.name(), request.key(), request.waitTime(), this.refusalCause);
 		}
